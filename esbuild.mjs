@@ -1,0 +1,59 @@
+// Bundles the extension (src/extension.ts -> dist/extension.js) and, with --tests, the extension-host test files
+// (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Prints errors in the format VS Code's esbuild problem matcher reads. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const options = tests
+  ? {
+      entryPoints: ['test/integration/**/*.ts'],
+      outbase: 'test/integration',
+      outdir: 'out/test/integration',
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: true,
+      packages: 'external',
+      external: ['vscode'],
+      logLevel: 'warning',
+    }
+  : {
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: false,
+      external: ['vscode'],
+      logLevel: 'warning',
+      plugins: watch ? [problemMatcher] : [],
+    };
+
+const ctx = await esbuild.context(options);
+if (watch) {
+  await ctx.watch();
+} else {
+  await ctx.rebuild();
+  await ctx.dispose();
+}
