@@ -1,0 +1,292 @@
+// Scripted fake model API on 127.0.0.1 for the real ACP agents (claude-agent-acp, gemini-cli).
+//
+// It speaks only what those two agents need:
+//   Anthropic Messages: POST /v1/messages (SSE or JSON), POST /v1/messages/count_tokens
+//   Gemini:             POST /v1beta/models/<m>:streamGenerateContent?alt=sse, :generateContent, :countTokens
+// Everything else gets a 404 (claude probes `HEAD /` at start-up; a 404 is fine).
+//
+// The script: on the first main-loop turn the model asks for ONE shell command, derived from the prompt text;
+// on every later turn it answers with text and ends the turn. A "main-loop" request is one that carries tools;
+// the turn index is the number of assistant/model messages already in the conversation, so retries are stable.
+// Requests without tools are side queries (title generation, gemini's router classifier) and get a short reply.
+//
+// Prompt convention (see `parseFileDirective`): the prompt contains
+//   create file <name> containing <text>
+// where <name> matches [A-Za-z0-9._-]+ and <text> matches [A-Za-z0-9 ._,-]* (up to the first other character or
+// the first ". "; trailing dots are dropped). The model then runs `printf '%s\n' '<text>' > <name>` in the session cwd.
+// The character classes keep the command free of shell metacharacters whatever the test passes.
+import * as http from 'node:http';
+import { randomUUID } from 'node:crypto';
+
+export interface FileDirective {
+  readonly fileName: string;
+  readonly content: string;
+}
+
+/** The shell command the fake model asks for when the prompt says `create file <name> containing <text>`. */
+export function commandFor(d: FileDirective): string {
+  return `printf '%s\\n' '${d.content}' > ${d.fileName}`;
+}
+
+const DIRECTIVE = /create file ([A-Za-z0-9._-]+) containing ([A-Za-z0-9 ._,-]*)/;
+
+/** Finds the directive in arbitrary text (a prompt, or the JSON of a request's user messages). */
+export function parseFileDirective(text: string): FileDirective | undefined {
+  const m = DIRECTIVE.exec(text);
+  if (!m) {
+    return undefined;
+  }
+  const fileName = m[1];
+  if (fileName === '.' || fileName === '..' || fileName.startsWith('-')) {
+    return undefined;
+  }
+  // The content ends at the first sentence end (". ") and loses trailing dots and spaces.
+  const content = m[2]
+    .split(/\.\s/)[0]
+    .replace(/[.\s]+$/, '')
+    .trim();
+  return { fileName, content };
+}
+
+export interface FakeModelRequest {
+  readonly method: string;
+  readonly path: string;
+  /** main: a turn of the agent loop; side: a request without tools; count_tokens; unhandled: 404. */
+  readonly kind: 'main' | 'side' | 'count_tokens' | 'unhandled' | 'error';
+  readonly turnIndex?: number;
+  /** The tool the model asked for in this reply, if any. */
+  readonly toolCall?: { readonly name: string; readonly input: Record<string, unknown> };
+  /** For main turns after the first: the tool result the agent sent back (clipped), e.g. a refusal. */
+  readonly lastMessage?: string;
+}
+
+export interface FakeModelOptions {
+  /** Override how the shell command is derived from the request's user text. Default: `parseFileDirective`. */
+  readonly deriveCommand?: (userText: string) => { command: string; description: string } | undefined;
+  /** Text of the final answer after the tool ran (or was refused). */
+  readonly finalText?: string;
+}
+
+export interface FakeModel {
+  readonly baseUrl: string;
+  readonly requests: readonly FakeModelRequest[];
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+interface Turn {
+  readonly text?: string;
+  readonly toolCall?: { readonly name: string; readonly input: Record<string, unknown> };
+}
+
+const SHELL_TOOLS = ['Bash', 'run_shell_command'];
+const shortId = () => randomUUID().replace(/-/g, '').slice(0, 24);
+const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…(+${s.length - n})` : s);
+
+function asArray(v: unknown): Json[] {
+  return Array.isArray(v) ? (v as Json[]) : [];
+}
+
+/** Request bodies are JSON; anything else is treated as an empty body (and then gets a side reply or a 404). */
+function parseBody(raw: string): Json {
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === 'object' ? (parsed as Json) : {};
+  } catch {
+    return {};
+  }
+}
+
+function defaultDerive(userText: string): { command: string; description: string } | undefined {
+  const d = parseFileDirective(userText);
+  return d && { command: commandFor(d), description: `Create ${d.fileName}` };
+}
+
+export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
+  const requests: FakeModelRequest[] = [];
+  const derive = opts.deriveCommand ?? defaultDerive;
+  const finalText = opts.finalText ?? 'Done.';
+
+  /** Picks the reply for a main-loop request: the shell call on turn 0, text afterwards. */
+  function mainTurn(toolNames: string[], userText: string, turnIndex: number): Turn {
+    if (turnIndex > 0) {
+      return { text: finalText };
+    }
+    const tool = SHELL_TOOLS.find((t) => toolNames.includes(t));
+    const cmd = derive(userText);
+    if (!tool || !cmd) {
+      return { text: `(fake model) no shell tool or no "create file <name> containing <text>" in the prompt` };
+    }
+    return { toolCall: { name: tool, input: { command: cmd.command, description: cmd.description } } };
+  }
+
+  function anthropic(res: http.ServerResponse, body: Json): Omit<FakeModelRequest, 'method' | 'path'> {
+    const tools = asArray(body.tools).map((t) => String(t.name ?? t.type));
+    const messages = asArray(body.messages);
+    const turnIndex = messages.filter((m) => m.role === 'assistant').length;
+    const userText = JSON.stringify(messages.filter((m) => m.role === 'user'));
+    const main = tools.length > 0;
+    const turn: Turn = main ? mainTurn(tools, userText, turnIndex) : { text: 'none' };
+    const blocks: Json[] = [];
+    if (turn.text) {
+      blocks.push({ type: 'text', text: turn.text });
+    }
+    if (turn.toolCall) {
+      blocks.push({ type: 'tool_use', id: `toolu_${shortId()}`, name: turn.toolCall.name, input: turn.toolCall.input });
+    }
+    const stopReason = turn.toolCall ? 'tool_use' : 'end_turn';
+    const model = typeof body.model === 'string' ? body.model : 'claude-fake';
+    const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+    const id = `msg_${shortId()}`;
+    if (body.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${shortId()}` });
+      res.end(
+        JSON.stringify({
+          id,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: blocks,
+          stop_reason: stopReason,
+          stop_sequence: null,
+          usage,
+        }),
+      );
+    } else {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const ev = (type: string, data: Json) =>
+        res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      ev('message_start', {
+        message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage },
+      });
+      blocks.forEach((b, index) => {
+        if (b.type === 'text') {
+          ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
+          ev('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
+        } else {
+          ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+          ev('content_block_delta', {
+            index,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+          });
+        }
+        ev('content_block_stop', { index });
+      });
+      ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } });
+      ev('message_stop', {});
+      res.end();
+    }
+    const last = messages[messages.length - 1];
+    return {
+      kind: main ? 'main' : 'side',
+      ...(main ? { turnIndex } : {}),
+      ...(turn.toolCall ? { toolCall: turn.toolCall } : {}),
+      ...(main && turnIndex > 0 ? { lastMessage: clip(JSON.stringify(last?.content)) } : {}),
+    };
+  }
+
+  function gemini(res: http.ServerResponse, body: Json, stream: boolean): Omit<FakeModelRequest, 'method' | 'path'> {
+    const tools = asArray(body.tools).flatMap((t) => asArray(t.functionDeclarations).map((f) => String(f.name)));
+    const contents = asArray(body.contents);
+    const turnIndex = contents.filter((c) => c.role === 'model').length;
+    const userText = JSON.stringify(contents.filter((c) => c.role === 'user'));
+    const main = tools.length > 0;
+    const config = (body.generationConfig ?? {}) as Json;
+    let parts: Json[];
+    let turn: Turn | undefined;
+    if (main) {
+      turn = mainTurn(tools, userText, turnIndex);
+      parts = [];
+      if (turn.text) {
+        parts.push({ text: turn.text });
+      }
+      if (turn.toolCall) {
+        parts.push({ functionCall: { name: turn.toolCall.name, args: turn.toolCall.input, id: `call_${shortId()}` } });
+      }
+    } else if (config.responseMimeType === 'application/json') {
+      // gemini-cli's model router asks for {complexity_reasoning, complexity_score} before each turn.
+      parts = [{ text: JSON.stringify({ complexity_reasoning: 'single shell command', complexity_score: 5 }) }];
+    } else {
+      parts = [{ text: 'none' }];
+    }
+    const chunk = {
+      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
+      modelVersion: 'gemini-fake',
+      responseId: shortId(),
+    };
+    if (stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(chunk));
+    }
+    const last = contents[contents.length - 1];
+    return {
+      kind: main ? 'main' : 'side',
+      ...(main ? { turnIndex } : {}),
+      ...(turn?.toolCall ? { toolCall: turn.toolCall } : {}),
+      ...(main && turnIndex > 0 ? { lastMessage: clip(JSON.stringify(last?.parts)) } : {}),
+    };
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const p = url.pathname;
+      const method = req.method ?? 'GET';
+      const body = parseBody(Buffer.concat(chunks).toString('utf8'));
+      let entry: Omit<FakeModelRequest, 'method' | 'path'>;
+      try {
+        if (method === 'POST' && /\/v1\/messages\/count_tokens$/.test(p)) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ input_tokens: 100 }));
+          entry = { kind: 'count_tokens' };
+        } else if (method === 'POST' && /\/v1\/messages$/.test(p)) {
+          entry = anthropic(res, body);
+        } else if (method === 'POST' && /:streamGenerateContent$/.test(p)) {
+          entry = gemini(res, body, true);
+        } else if (method === 'POST' && /:generateContent$/.test(p)) {
+          entry = gemini(res, body, false);
+        } else if (method === 'POST' && /:countTokens$/.test(p)) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ totalTokens: 100 }));
+          entry = { kind: 'count_tokens' };
+        } else {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${method} ${p}` } }),
+          );
+          entry = { kind: 'unhandled' };
+        }
+      } catch (e) {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+        }
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(e) } }));
+        entry = { kind: 'error' };
+      }
+      requests.push({ method, path: p, ...entry });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') {
+    throw new Error('fake model server: no TCP address');
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
