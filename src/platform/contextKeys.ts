@@ -1,0 +1,14 @@
+import * as vscode from 'vscode';
+
+/** Context keys that drive the welcome views and menus (house style §8.10). One place sets them all. */
+export const enum ContextKey {
+  Configured = 'fountain.configured',
+  SignedIn = 'fountain.signedIn',
+  Connected = 'fountain.connected',
+  ConnectionProblem = 'fountain.connectionProblem',
+  PendingCount = 'fountain.pendingCount',
+}
+
+export function setContext(key: ContextKey, value: unknown): Thenable<unknown> {
+  return vscode.commands.executeCommand('setContext', key, value);
+}

@@ -1,0 +1,4 @@
+// Entry point; the TypeScript module runs through tsx (tsImport keeps its CommonJS/ESM interop right).
+import { tsImport } from 'tsx/esm/api';
+const { main } = await tsImport('./demo.ts', import.meta.url);
+await main();

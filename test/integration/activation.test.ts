@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, getApi, harnessServer } from './support';
+
+describe('activation in the real extension host', () => {
+  it('activates on startup and returns the test API only in test mode', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    const api = await getApi();
+    assert.equal(ext.isActive, true);
+    assert.equal(typeof api.serverUrl, 'function');
+  });
+
+  it('registers its commands', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const id of ['fountain.signIn', 'fountain.signOut', 'fountain.showLogs']) {
+      assert.ok(all.includes(id), `${id} is not registered`);
+    }
+  });
+
+  it('reads fountain.serverUrl from the remote machine settings and the key from FOUNTAIN_API_KEY', async function () {
+    const server = harnessServer();
+    if (!server) {
+      this.skip();
+    }
+    const api = await getApi();
+    const inspected = vscode.workspace.getConfiguration('fountain').inspect<string>('serverUrl');
+    assert.equal(
+      inspected?.globalValue,
+      server.url,
+      'the harness wrote Machine/settings.json; VS Code should read it as the global value',
+    );
+    assert.equal(api.serverUrl(), server.url);
+    assert.equal(await api.hasKey(), true);
+  });
+
+  it('never falls back to FOUNTAIN_TOKEN (a sandbox token) when no user key is available', async function () {
+    if (!harnessServer()) {
+      this.skip();
+    }
+    const api = await getApi();
+    const saved = process.env.FOUNTAIN_API_KEY;
+    try {
+      delete process.env.FOUNTAIN_API_KEY;
+      process.env.FOUNTAIN_TOKEN = 'sprite:00000000-0000-0000-0000-000000000000';
+      assert.equal(await api.hasKey(), false);
+    } finally {
+      process.env.FOUNTAIN_API_KEY = saved;
+      delete process.env.FOUNTAIN_TOKEN;
+    }
+    assert.equal(await api.hasKey(), true);
+  });
+});
