@@ -18,19 +18,9 @@ import { startFakeModel, type FakeModel, type FakeModelOptions, type FakeModelRe
 
 export { commandFor, parseFileDirective, type FileDirective, type FakeModelRequest } from './fakeModel';
 
-// Same shape as the launcher contract in test/server/agents/types.ts (kept structural so this folder has no
-// dependency on the server's files).
-export interface AgentLaunchContext {
-  conversationId: string;
-  cwd: string;
-  env?: Record<string, string>;
-}
-export interface AgentProcess {
-  input: WritableStream<Uint8Array>;
-  output: ReadableStream<Uint8Array>;
-  dispose(): Promise<void>;
-}
-export type AgentLauncher = (ctx: AgentLaunchContext) => Promise<AgentProcess>;
+import type { AgentDefinition, AgentLaunchContext, AgentProcess } from '../types';
+
+export type { AgentLaunchContext, AgentProcess } from '../types';
 
 export type RealAgentPreset = 'claude' | 'gemini';
 
@@ -45,11 +35,13 @@ export interface RealAgentProcess extends AgentProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export interface RealAgent {
+/**
+ * An AgentDefinition (test/server/agents/types.ts) that is also callable as the launcher itself:
+ * `agent(ctx)` and `agent.launch(ctx)` are the same.
+ */
+export interface RealAgent extends AgentDefinition {
   (ctx: AgentLaunchContext): Promise<RealAgentProcess>;
   readonly launch: (ctx: AgentLaunchContext) => Promise<RealAgentProcess>;
-  readonly id: string;
-  readonly name: string;
   readonly runtime: RealAgentPreset;
 }
 
@@ -62,6 +54,8 @@ export interface RealAgentOptions {
   readonly termMs?: number;
   /** Where setup-acp-agents.sh installed the agents. Default test/runtime/acp-agents. */
   readonly runtimeDir?: string;
+  /** The agent-level Fountain policy the definition carries. Default `{ default: 'ask' }`: every request asks. */
+  readonly policy?: Record<string, unknown>;
 }
 
 const DEFAULT_RUNTIME_DIR = path.resolve(__dirname, '../../../runtime/acp-agents');
@@ -69,6 +63,7 @@ export const REAL_AGENTS_SETUP_HINT = 'real ACP agents are not installed: run `b
 
 interface PresetSpec {
   readonly name: string;
+  readonly description: string;
   readonly entry: readonly string[];
   readonly args: readonly string[];
   env(home: string, baseUrl: string): Record<string, string>;
@@ -79,6 +74,7 @@ const PRESETS: Record<RealAgentPreset, PresetSpec> = {
   // @zed-industries/claude-agent-acp -> @anthropic-ai/claude-agent-sdk -> Claude Code cli.js (Anthropic Messages API)
   claude: {
     name: 'Claude Code (claude-agent-acp 0.23.1, real)',
+    description: 'The published claude-agent-acp 0.23.1 (Claude Code 2.1.83) on a scripted loopback model',
     entry: ['@zed-industries', 'claude-agent-acp', 'dist', 'index.js'],
     args: [],
     env: (home, baseUrl) => ({
@@ -101,6 +97,7 @@ const PRESETS: Record<RealAgentPreset, PresetSpec> = {
   // so no authenticate call is needed. GEMINI_CLI_NO_RELAUNCH: no self re-spawn whose parent ignores SIGTERM.
   gemini: {
     name: 'Gemini CLI (0.61.0, real)',
+    description: 'The published @google/gemini-cli 0.61.0 --acp on a scripted loopback model',
     entry: ['@google', 'gemini-cli', 'bundle', 'gemini.js'],
     args: ['--acp'],
     env: (_home, baseUrl) => ({
@@ -268,6 +265,8 @@ export function createRealAgent(preset: RealAgentPreset, opts: RealAgentOptions 
     id: { value: `real-${preset}`, enumerable: true },
     name: { value: spec.name, enumerable: true },
     runtime: { value: preset, enumerable: true },
+    description: { value: spec.description, enumerable: true },
+    policy: { value: { ...(opts.policy ?? { default: 'ask' }) }, enumerable: true },
   });
   return agent as RealAgent;
 }

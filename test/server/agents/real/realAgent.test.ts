@@ -17,6 +17,7 @@ import {
   type RealAgentPreset,
   type RealAgentProcess,
 } from './index';
+import type { AgentDefinition } from '../types';
 
 type AnswerKind = 'allow_once' | 'reject_once';
 
@@ -216,6 +217,10 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
 
   it('exposes launcher metadata', () => {
     const a = createRealAgent('claude');
+    const asDefinition: AgentDefinition = a; // type-level: usable wherever the server takes agent definitions
+    assert.equal(asDefinition.launch, a.launch);
+    assert.deepEqual(a.policy, { default: 'ask' });
+    assert.deepEqual(createRealAgent('gemini', { policy: { default: 'auto_deny' } }).policy, { default: 'auto_deny' });
     assert.equal(a.id, 'real-claude');
     assert.equal(a.runtime, 'claude');
     assert.equal(typeof a.name, 'string');
