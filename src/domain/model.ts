@@ -144,6 +144,11 @@ export type FeedEvent =
       /** Conversation ids the backfill read completely; only their requests may be closed by absence. */
       readonly conversationIds: ReadonlySet<string>;
       readonly at: number;
+      /**
+       * Epoch ms (local clock) when this backfill started reading. Optional; when set, requests first seen after it
+       * (e.g. opened live while the backfill ran) are not closed by their absence from `openKeys`.
+       */
+      readonly startedAt?: number;
     };
 
 /** Connection state of one server's stream. */
