@@ -1,0 +1,958 @@
+/**
+ * The server's brain: conversations, turns and the ask flow, as Fountain runs them.
+ *
+ * The server is the ACP *client* of each conversation's agent (SDK 2.4 app API). A `session/request_permission` gets
+ * the effective verdict (agent policy clamped by the launch policy, computed live); `auto_*` is answered at once,
+ * `ask` is held under a minted id `<jsonrpc id>.<16 hex>`, stored on the `acp` stream, announced by `request`/`started`,
+ * and resolved by the first answer, the in-turn ceiling, or the end of the turn. A turn that ends `waiting` turns its
+ * held request into a detached one with a deadline; answering (or the once-a-minute sweep) opens a resume turn whose
+ * prompt is the one-line `fountain/permission_answer` JSON.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import {
+  autoOutcome,
+  checkNarrows,
+  effectiveTimeoutSec,
+  mergePolicies,
+  toolLabel,
+  validatePolicy,
+  verdictOf,
+} from '../../src/policy';
+import { blocksForUpdate, permissionRequestBlock, type Block } from './blocks';
+import type { Clock, TimerHandle } from './clock';
+import type { AgentDefinition, AgentProcess } from './agents/types';
+import type { SseHub } from './sse';
+import {
+  newKey,
+  type ConversationRec,
+  type EventRec,
+  type RequestRec,
+  type Store,
+  type TurnRec,
+  type UserRec,
+} from './store';
+
+export interface EngineOptions {
+  clock: Clock;
+  hub: SseHub;
+  agents: Map<string, AgentDefinition>;
+  /** Root for conversation working directories. */
+  workDir: string;
+  /** In-turn ceiling, seconds (default 300). */
+  ceilingSec: number;
+  /** Detached sweep period, ms of clock time (default 60 000). */
+  sweepMs: number;
+  log: (msg: string) => void;
+}
+
+type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } };
+
+interface Held {
+  rec: RequestRec;
+  respond: (r: PermissionResponse) => void;
+  timer?: TimerHandle;
+}
+
+interface Queued {
+  prompt: string;
+  origin: 'user' | 'autonomous';
+  clientRequestId: string | null;
+}
+
+interface Session {
+  proc: AgentProcess;
+  conn: acp.ClientConnection;
+  sessionId: string;
+}
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class Engine {
+  private readonly held = new Map<string, Held>();
+  private readonly sessions = new Map<string, Promise<Session>>();
+  private readonly queues = new Map<string, Queued[]>();
+  private readonly running = new Set<string>();
+  private readonly currentTurn = new Map<string, TurnRec>();
+  private sweepTimer: TimerHandle | undefined;
+  /** Knob: the next N resume turns fail to open (409 permission_answer_not_delivered). */
+  resumeFailures = 0;
+  private disposed = false;
+
+  constructor(
+    public store: Store,
+    private readonly opts: EngineOptions,
+  ) {
+    this.sweepTimer = opts.clock.every(opts.sweepMs, () => this.sweep());
+  }
+
+  get clock(): Clock {
+    return this.opts.clock;
+  }
+
+  now(): number {
+    return this.opts.clock.now();
+  }
+
+  // ---------------------------------------------------------------------------------------------- events
+
+  emit(
+    conv: ConversationRec,
+    e: {
+      kind: 'output' | 'stage';
+      stream: string;
+      data: string;
+      stage?: string | null;
+      state?: string | null;
+      turn_id?: string | null;
+      blocks?: Block[];
+    },
+  ): EventRec {
+    const ev = this.store.appendEvent({
+      conversation_id: conv.id,
+      user_id: conv.user_id,
+      kind: e.kind,
+      stream: e.stream,
+      data: e.data,
+      stage: e.stage ?? null,
+      state: e.state ?? null,
+      turn_id: e.turn_id ?? null,
+      ts: iso(this.now()),
+      duration_ms: null,
+      ...(e.blocks ? { blocks: e.blocks } : {}),
+    });
+    this.opts.hub.publish(ev);
+    return ev;
+  }
+
+  stage(
+    conv: ConversationRec,
+    stage: string,
+    state: string,
+    data: Record<string, unknown>,
+    turnId: string | null,
+  ): EventRec {
+    return this.emit(conv, {
+      kind: 'stage',
+      stream: 'stage',
+      data: JSON.stringify(data),
+      stage,
+      state,
+      turn_id: turnId,
+    });
+  }
+
+  touch(conv: ConversationRec, changes: Partial<ConversationRec> = {}): void {
+    Object.assign(conv, changes);
+    const now = this.now();
+    conv.updated_ms = Math.max(now, conv.updated_ms + 1);
+    conv.updated_at = iso(conv.updated_ms);
+    this.store.saveConv(conv);
+    this.opts.hub.conversationsChanged(conv.user_id);
+  }
+
+  // ---------------------------------------------------------------------------------------------- conversations
+
+  /** POST /api/conversations (also the control API's "as another client"). */
+  createConversation(user: UserRec, body: Record<string, unknown>, source: 'api' | 'ui' = 'api'): HttpResult {
+    const agentId = body.agent_id;
+    if (typeof agentId !== 'string' || agentId === '') {
+      return { status: 422, body: { error: 'validation_failed', errors: { agent_id: ["can't be blank"] } } };
+    }
+    const agent = this.store.agents.get(agentId);
+    const def = this.opts.agents.get(agentId);
+    if (!agent || !def) {
+      return { status: 422, body: { error: 'validation_failed', errors: { agent_id: ['does not exist'] } } };
+    }
+    let launch: Record<string, unknown> | null = null;
+    if (body.permission_policy !== undefined && body.permission_policy !== null) {
+      const v = validatePolicy(body.permission_policy);
+      if (!v.ok) {
+        return {
+          status: 422,
+          body: { error: 'permission_policy_invalid', message: `permission_policy is invalid: ${v.errors.join('; ')}` },
+        };
+      }
+      launch = body.permission_policy as Record<string, unknown>;
+      if (
+        agent.runtime === 'opencode' &&
+        Object.entries(launch).some(([k, val]) => k !== 'ask_timeout' && val !== 'auto_allow')
+      ) {
+        return {
+          status: 422,
+          body: {
+            error: 'permission_policy_unenforceable',
+            message:
+              'the opencode runtime never asks before it runs a tool, so a policy stricter than auto_allow cannot be enforced',
+          },
+        };
+      }
+      const n = checkNarrows(agent.permission_policy, launch, { ceilingSec: this.opts.ceilingSec });
+      if (!n.ok) {
+        return {
+          status: 422,
+          body: {
+            error: 'permission_policy_widens',
+            message: `a launch permission_policy may only narrow the agent's policy; ${n.key} would be loosened`,
+          },
+        };
+      }
+    }
+    let labels: Record<string, string> = {};
+    if (body.labels !== undefined && body.labels !== null) {
+      if (!isObj(body.labels) || Object.values(body.labels).some((v) => typeof v !== 'string')) {
+        return { status: 422, body: { error: 'validation_failed', errors: { labels: ['must be a map of strings'] } } };
+      }
+      labels = body.labels as Record<string, string>;
+    }
+    const prompt = typeof body.prompt === 'string' && body.prompt !== '' ? body.prompt : null;
+    const id = randomUUID();
+    const now = this.now();
+    const cwd = path.join(this.opts.workDir, id);
+    mkdirSync(cwd, { recursive: true });
+    const conv: ConversationRec = {
+      id,
+      user_id: user.id,
+      agent_id: agent.id,
+      title: typeof body.title === 'string' ? body.title : prompt ? prompt.split('\n')[0].slice(0, 80) : null,
+      first_prompt: prompt,
+      status: 'pending',
+      runtime: agent.runtime,
+      permission_policy: launch,
+      labels,
+      source,
+      channel_id: typeof body.channel_id === 'string' ? body.channel_id : null,
+      sandbox_id: randomUUID(),
+      runtime_session_id: null,
+      turn_count: 0,
+      cwd,
+      inserted_at: iso(now),
+      updated_at: iso(now),
+      updated_ms: now,
+      last_active_at: null,
+    };
+    this.store.saveConv(conv);
+    this.store.saveKey({ key: newKey('ftn_sprite_'), user_id: user.id, scope: `sprite:${id}` });
+    this.opts.hub.conversationsChanged(user.id);
+    void this.ensureSession(conv).then(
+      () => {
+        if (conv.status === 'pending') {
+          this.touch(conv, { status: 'idle' });
+        }
+      },
+      () => undefined,
+    );
+    if (prompt) {
+      this.enqueue(conv, prompt, 'user', typeof body.client_request_id === 'string' ? body.client_request_id : null);
+    }
+    return { status: 201, body: { data: this.conversationJson(conv, true) } };
+  }
+
+  spriteKeyOf(conversationId: string): string | undefined {
+    for (const k of this.store.keys.values()) {
+      if (k.scope === `sprite:${conversationId}` && !k.revoked) {
+        return k.key;
+      }
+    }
+    return undefined;
+  }
+
+  conversationJson(c: ConversationRec, withPending: boolean): Record<string, unknown> {
+    const agent = this.store.agents.get(c.agent_id);
+    return {
+      id: c.id,
+      title: c.title,
+      first_prompt: c.first_prompt,
+      sandbox_id: c.sandbox_id,
+      sandbox: {
+        id: c.sandbox_id,
+        sprite_name: `sprite-${c.sandbox_id.slice(0, 8)}`,
+        status: c.status === 'terminated' ? 'terminated' : 'running',
+        provider: 'local',
+        agent_id: c.agent_id,
+        environment_id: null,
+        vault_id: null,
+        mode: 'persistent',
+        url: null,
+        checkpoint: null,
+        runner: 'test-server',
+      },
+      agent_id: c.agent_id,
+      agent_version_id: null,
+      agent_version: null,
+      vault_id: null,
+      environment_id: null,
+      sandbox_api_access: 'owner',
+      permission_policy: c.permission_policy,
+      runtime: c.runtime,
+      acp: true,
+      status: c.status,
+      runtime_session_id: c.runtime_session_id,
+      source: c.source,
+      parent_conversation_id: null,
+      channel_id: c.channel_id,
+      labels: c.labels,
+      turn_count: c.turn_count,
+      last_active_at: c.last_active_at,
+      last_read_at: null,
+      unread: false,
+      usage_total: { input: 0, output: 0 },
+      pending_requests: withPending ? this.pendingRequests(c) : [],
+      inserted_at: c.inserted_at,
+      updated_at: c.updated_at,
+      agent_name: agent?.name ?? null,
+    };
+  }
+
+  /** Detached, unresolved requests, ordered by the turn number of the turn that ended waiting. */
+  pendingRequests(c: ConversationRec): Record<string, unknown>[] {
+    const turnNo = (id: string) => this.store.turns.get(id)?.turn_number ?? 0;
+    return [...this.store.requests.values()]
+      .filter((r) => r.conversation_id === c.id && r.state === 'detached')
+      .sort((a, b) => turnNo(a.turn_id) - turnNo(b.turn_id))
+      .map((r) => ({
+        request_id: r.request_id,
+        tool: r.tool,
+        options: r.options,
+        asked_at: iso(r.asked_at),
+        deadline: r.deadline === null ? null : iso(r.deadline),
+        turn_id: r.turn_id,
+      }));
+  }
+
+  turnJson(t: TurnRec): Record<string, unknown> {
+    return {
+      id: t.id,
+      turn_number: t.turn_number,
+      prompt: t.prompt,
+      status: t.status,
+      client_request_id: t.client_request_id,
+      origin: t.origin,
+      waiting: t.waiting,
+      stop_reason: t.stop_reason,
+      exit_code: t.exit_code,
+      limit_reason: t.limit_reason,
+      started_at: t.started_at,
+      ended_at: t.ended_at,
+      inserted_at: t.inserted_at,
+      image_count: 0,
+      model_selection: null,
+      usage: { input: 0, output: 0 },
+    };
+  }
+
+  // ---------------------------------------------------------------------------------------------- prompts & turns
+
+  /** POST .../prompts: a prompt while a turn runs waits in the queue; either way the answer is `queued`. */
+  enqueue(conv: ConversationRec, prompt: string, origin: 'user' | 'autonomous', clientRequestId: string | null): void {
+    const q = this.queues.get(conv.id) ?? [];
+    q.push({ prompt, origin, clientRequestId });
+    this.queues.set(conv.id, q);
+    this.pump(conv);
+  }
+
+  isBusy(conv: ConversationRec): boolean {
+    return this.running.has(conv.id) || conv.status === 'running';
+  }
+
+  private pump(conv: ConversationRec): void {
+    if (this.disposed || this.running.has(conv.id)) {
+      return;
+    }
+    const q = this.queues.get(conv.id);
+    const next = q?.shift();
+    if (!next) {
+      return;
+    }
+    this.startTurn(conv, next);
+  }
+
+  /** Opens the turn synchronously (turn row, `turn`/`started`, status running) and runs it in the background. */
+  private startTurn(conv: ConversationRec, q: Queued): TurnRec {
+    this.running.add(conv.id);
+    const now = this.now();
+    const turn: TurnRec = {
+      id: randomUUID(),
+      conversation_id: conv.id,
+      turn_number: conv.turn_count + 1,
+      prompt: q.prompt,
+      status: 'running',
+      client_request_id: q.clientRequestId,
+      origin: q.origin,
+      waiting: false,
+      stop_reason: null,
+      exit_code: null,
+      limit_reason: null,
+      permission_deadline: null,
+      started_at: iso(now),
+      ended_at: null,
+      inserted_at: iso(now),
+    };
+    this.store.saveTurn(turn);
+    this.currentTurn.set(conv.id, turn);
+    this.touch(conv, { status: 'running', turn_count: turn.turn_number, last_active_at: iso(now) });
+    const data: Record<string, unknown> = { turn_number: turn.turn_number, turn_id: turn.id };
+    if (q.clientRequestId) {
+      data.client_request_id = q.clientRequestId;
+    }
+    this.stage(conv, 'turn', 'started', data, turn.id);
+    void this.runTurn(conv, turn);
+    return turn;
+  }
+
+  private async runTurn(conv: ConversationRec, turn: TurnRec): Promise<void> {
+    let stop: string | undefined;
+    let failure: string | undefined;
+    try {
+      const s = await this.ensureSession(conv);
+      const r = await s.conn.agent.request<Record<string, unknown>>('session/prompt', {
+        sessionId: s.sessionId,
+        prompt: [{ type: 'text', text: turn.prompt }],
+      });
+      stop = typeof r?.stopReason === 'string' ? r.stopReason : 'end_turn';
+    } catch (err) {
+      failure = (err as Error)?.message ?? String(err);
+    }
+    // Let permission handlers for lines that arrived before the prompt's answer register their holds.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+    }
+    if (this.disposed || this.currentTurn.get(conv.id) !== turn) {
+      return;
+    }
+    this.finishTurn(conv, turn, stop, failure);
+  }
+
+  private finishTurn(
+    conv: ConversationRec,
+    turn: TurnRec,
+    stop: string | undefined,
+    failure: string | undefined,
+  ): void {
+    const mine = [...this.held.values()].filter((h) => h.rec.conversation_id === conv.id && h.rec.turn_id === turn.id);
+    let detached: Held | undefined;
+    if (stop === 'waiting' && mine.length) {
+      detached = mine[mine.length - 1];
+    }
+    for (const h of mine) {
+      if (h !== detached) {
+        this.resolveHeld(h, 'turn_ended', null, { outcome: { outcome: 'cancelled' } });
+      }
+    }
+    const now = this.now();
+    turn.ended_at = iso(now);
+    const data: Record<string, unknown> = { turn_id: turn.id, turn_number: turn.turn_number };
+    let state: string;
+    if (failure !== undefined) {
+      turn.status = 'failed';
+      turn.exit_code = 1;
+      data.stop_reason = null;
+      data.error = failure;
+      state = 'failed';
+    } else if (stop === 'cancelled') {
+      turn.status = 'interrupted';
+      turn.stop_reason = 'cancelled';
+      data.stop_reason = 'cancelled';
+      state = 'interrupted';
+    } else if (stop === 'refusal') {
+      turn.status = 'failed';
+      turn.stop_reason = 'refusal';
+      data.stop_reason = 'refusal';
+      state = 'failed';
+    } else {
+      turn.status = 'done';
+      turn.stop_reason = stop ?? 'end_turn';
+      turn.exit_code = 0;
+      data.stop_reason = turn.stop_reason;
+      state = 'done';
+    }
+    if (detached) {
+      const rec = detached.rec;
+      this.held.delete(this.heldKey(rec));
+      this.opts.clock.cancel(detached.timer);
+      const agent = this.store.agents.get(conv.agent_id);
+      const policy = mergePolicies(agent?.permission_policy, conv.permission_policy);
+      const sec = effectiveTimeoutSec({
+        detached: true,
+        metaTimeout: metaTimeout(rec.params),
+        askTimeout: policy.ask_timeout,
+        ceilingSec: this.opts.ceilingSec,
+      });
+      const deadline = Math.floor((now + sec * 1000) / 1000) * 1000;
+      rec.state = 'detached';
+      rec.deadline = deadline;
+      rec.turn_id = turn.id;
+      this.store.saveReq(rec);
+      turn.waiting = true;
+      turn.permission_deadline = iso(deadline);
+      data.waiting = true;
+      data.waiting_request_id = rec.request_id;
+      data.waiting_deadline = iso(deadline);
+    }
+    this.store.saveTurn(turn);
+    this.currentTurn.delete(conv.id);
+    this.running.delete(conv.id);
+    this.stage(conv, 'turn', state, data, turn.id);
+    if (conv.status === 'running') {
+      this.touch(conv, { status: 'idle', last_active_at: iso(now) });
+    } else {
+      this.touch(conv);
+    }
+    this.pump(conv);
+  }
+
+  // ---------------------------------------------------------------------------------------------- agent sessions
+
+  private ensureSession(conv: ConversationRec): Promise<Session> {
+    let s = this.sessions.get(conv.id);
+    if (!s) {
+      s = this.launch(conv);
+      this.sessions.set(conv.id, s);
+      s.catch((err: unknown) => {
+        this.sessions.delete(conv.id);
+        this.opts.log(
+          `agent ${conv.agent_id} for ${conv.id} failed to start: ${(err as Error)?.message ?? String(err)}`,
+        );
+      });
+    }
+    return s;
+  }
+
+  private async launch(conv: ConversationRec): Promise<Session> {
+    const def = this.opts.agents.get(conv.agent_id);
+    if (!def) {
+      throw new Error(`no launcher for agent ${conv.agent_id}`);
+    }
+    mkdirSync(conv.cwd, { recursive: true });
+    const proc = await def.launch({ conversationId: conv.id, cwd: conv.cwd, env: {} });
+    const tap = new LineTap((line) => this.onAgentLine(conv, line));
+    const app = acp
+      .client({ name: 'fountain-test-server' })
+      .onRequest(
+        'session/request_permission',
+        (raw: unknown) => raw,
+        (ctx) => this.onPermission(conv, isObj(ctx.params) ? ctx.params : {}, ctx.requestId ?? 'null'),
+      )
+      .onNotification('session/update', () => undefined);
+    const conn = app.connect(acp.ndJsonStream(proc.input, proc.output.pipeThrough(tap)));
+    void conn.closed.then(
+      () => this.onAgentGone(conv),
+      () => this.onAgentGone(conv),
+    );
+    await conn.agent.request('initialize', {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientInfo: { name: 'fountain-test-server', version: '1.0.0' },
+    });
+    const ns = await conn.agent.request('session/new', { cwd: conv.cwd, mcpServers: [] });
+    if (conv.runtime_session_id !== ns.sessionId) {
+      conv.runtime_session_id = ns.sessionId;
+      this.store.saveConv(conv);
+    }
+    return { proc, conn, sessionId: ns.sessionId };
+  }
+
+  private onAgentGone(conv: ConversationRec): void {
+    this.sessions.delete(conv.id);
+  }
+
+  /** Every agent→client `session/update` line is stored verbatim on the `acp` stream. */
+  private onAgentLine(conv: ConversationRec, line: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.emit(conv, {
+        kind: 'output',
+        stream: 'stderr',
+        data: line.slice(0, 4000),
+        turn_id: this.currentTurn.get(conv.id)?.id ?? null,
+      });
+      return;
+    }
+    if (isObj(msg) && msg.method === 'session/update') {
+      this.emit(conv, {
+        kind: 'output',
+        stream: 'acp',
+        data: line,
+        turn_id: this.currentTurn.get(conv.id)?.id ?? null,
+        blocks: blocksForUpdate(msg),
+      });
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- the ask flow
+
+  private heldKey(r: RequestRec): string {
+    return `${r.conversation_id}\u0000${r.request_id}`;
+  }
+
+  private onPermission(
+    conv: ConversationRec,
+    params: Record<string, unknown>,
+    jsonrpcId: string | number,
+  ): Promise<PermissionResponse> {
+    const turn = this.currentTurn.get(conv.id);
+    const options = Array.isArray(params.options) ? params.options.filter(isObj) : [];
+    const tc = isObj(params.toolCall) ? params.toolCall : {};
+    const agent = this.store.agents.get(conv.agent_id);
+    const policy = mergePolicies(agent?.permission_policy, conv.permission_policy);
+    const title = typeof tc.title === 'string' ? tc.title : null;
+    const kind = typeof tc.kind === 'string' ? tc.kind : null;
+    const { verdict } = verdictOf(policy, { title, kind });
+    const optionLikes = options.map((o) => ({ optionId: String(o.optionId), kind: String(o.kind) }));
+    if (verdict !== 'ask' || !turn) {
+      const v = verdict === 'ask' ? 'auto_deny' : verdict;
+      return Promise.resolve({ outcome: autoOutcome(v, optionLikes) });
+    }
+    const requestId = `${String(jsonrpcId)}.${randomBytes(8).toString('hex')}`;
+    const now = this.now();
+    const rec: RequestRec = {
+      conversation_id: conv.id,
+      request_id: requestId,
+      turn_id: turn.id,
+      jsonrpc_id: jsonrpcId,
+      tool: toolLabel({ title, kind }),
+      options,
+      params,
+      meta_timeout: metaTimeout(params) ?? null,
+      asked_at: now,
+      deadline: now + this.opts.ceilingSec * 1000,
+      state: 'held',
+    };
+    this.store.saveReq(rec);
+    const line = JSON.stringify({ jsonrpc: '2.0', id: requestId, method: 'session/request_permission', params });
+    this.emit(conv, {
+      kind: 'output',
+      stream: 'acp',
+      data: line,
+      turn_id: turn.id,
+      blocks: [permissionRequestBlock(requestId, params)],
+    });
+    const policyForDetach = effectiveTimeoutSec({
+      detached: true,
+      metaTimeout: metaTimeout(params),
+      askTimeout: policy.ask_timeout,
+      ceilingSec: this.opts.ceilingSec,
+    });
+    this.stage(
+      conv,
+      'request',
+      'started',
+      {
+        request_id: requestId,
+        timeout_ms: this.opts.ceilingSec * 1000,
+        detached_timeout_ms: policyForDetach * 1000,
+        tool: rec.tool,
+        options,
+      },
+      null,
+    );
+    return new Promise<PermissionResponse>((resolve) => {
+      const h: Held = { rec, respond: resolve };
+      h.timer = this.opts.clock.at(now + this.opts.ceilingSec * 1000, () => {
+        if (this.held.get(this.heldKey(rec)) === h) {
+          this.resolveHeld(h, 'timeout', null, {
+            outcome: autoOutcome('auto_deny', optionLikes),
+          });
+        }
+      });
+      this.held.set(this.heldKey(rec), h);
+    });
+  }
+
+  private resolveHeld(h: Held, outcome: string, optionId: string | null, response: PermissionResponse): void {
+    const rec = h.rec;
+    this.held.delete(this.heldKey(rec));
+    this.opts.clock.cancel(h.timer);
+    rec.state = 'resolved';
+    rec.outcome = outcome;
+    rec.option_id = optionId;
+    this.store.saveReq(rec);
+    const conv = this.store.conversations.get(rec.conversation_id);
+    if (conv) {
+      this.stage(conv, 'request', 'done', { request_id: rec.request_id, outcome, option_id: optionId }, null);
+    }
+    h.respond(response);
+  }
+
+  /**
+   * POST /api/conversations/{id}/requests/{request_id}, after auth, 406 and the body cast.
+   * Order: sprite → lookup (404) → status (409) → detached or in-turn branch.
+   */
+  answer(scope: string, user: UserRec, conversationId: string, requestId: string, optionId: unknown): HttpResult {
+    if (scope.startsWith('sprite:')) {
+      return { status: 403, body: { error: 'sprite_may_not_answer' } };
+    }
+    const conv = this.store.conversations.get(conversationId);
+    if (!conv || conv.user_id !== user.id) {
+      return { status: 404, body: { error: 'not_found' } };
+    }
+    const resolved: HttpResult = {
+      status: 409,
+      body: {
+        error: 'permission_request_resolved',
+        message: 'this permission request is no longer waiting for an answer',
+      },
+    };
+    if (conv.status !== 'idle' && conv.status !== 'running') {
+      return resolved;
+    }
+    const rec = this.store.request(conv.id, requestId);
+    if (rec?.state === 'detached') {
+      const bad = optionError(rec, optionId);
+      if (bad) {
+        return bad;
+      }
+      if (this.isBusy(conv)) {
+        return { status: 400, body: { error: 'conversation_busy' } };
+      }
+      if (user.suspended) {
+        return { status: 403, body: { error: 'account_suspended', message: 'this account is suspended' } };
+      }
+      if (user.no_credits) {
+        return {
+          status: 402,
+          body: {
+            error: 'insufficient_credits',
+            message: 'the credit balance is spent',
+            upgrade_url: '/account/billing',
+          },
+        };
+      }
+      const ok = this.resolveDetached(conv, rec, 'answered', optionId as string);
+      if (!ok) {
+        return {
+          status: 409,
+          body: {
+            error: 'permission_answer_not_delivered',
+            message: 'the answer was recorded, but the conversation could not be resumed; send a prompt to wake it',
+          },
+        };
+      }
+      return { status: 200, body: { ok: true } };
+    }
+    const h = rec ? this.held.get(this.heldKey(rec)) : undefined;
+    if (!rec || !h) {
+      return resolved;
+    }
+    const bad = optionError(rec, optionId);
+    if (bad) {
+      return bad;
+    }
+    this.resolveHeld(h, 'answered', optionId as string, {
+      outcome: { outcome: 'selected', optionId: optionId as string },
+    });
+    return { status: 200, body: { ok: true } };
+  }
+
+  /** Resolve a detached request and open its resume turn. Returns false when the resume turn could not open. */
+  private resolveDetached(
+    conv: ConversationRec,
+    rec: RequestRec,
+    outcome: 'answered' | 'timeout',
+    optionId: string | null,
+  ): boolean {
+    const at = this.now();
+    rec.state = 'resolved';
+    rec.outcome = outcome;
+    rec.option_id = optionId;
+    this.store.saveReq(rec);
+    this.stage(
+      conv,
+      'request',
+      'done',
+      { request_id: rec.request_id, outcome, option_id: optionId, detached: true },
+      null,
+    );
+    this.touch(conv);
+    if (this.resumeFailures > 0) {
+      this.resumeFailures--;
+      return false;
+    }
+    const prompt = JSON.stringify({
+      'fountain/permission_answer': {
+        request_id: rec.request_id,
+        tool: rec.tool,
+        outcome,
+        option_id: optionId,
+        answered_at: iso(at),
+      },
+    });
+    const q = this.queues.get(conv.id) ?? [];
+    q.unshift({ prompt, origin: 'user', clientRequestId: null });
+    this.queues.set(conv.id, q);
+    this.pump(conv);
+    return true;
+  }
+
+  /** The once-a-minute detached sweep: expire due requests with the agent's own reject option. */
+  sweep(): void {
+    const now = this.now();
+    for (const rec of [...this.store.requests.values()]) {
+      if (rec.state !== 'detached' || rec.deadline === null || rec.deadline > now) {
+        continue;
+      }
+      const conv = this.store.conversations.get(rec.conversation_id);
+      if (!conv) {
+        continue;
+      }
+      if (conv.status === 'failed' || conv.status === 'terminated') {
+        rec.state = 'resolved';
+        rec.outcome = 'timeout';
+        rec.option_id = null;
+        this.store.saveReq(rec);
+        continue;
+      }
+      const user = this.store.users.get(conv.user_id);
+      if (this.isBusy(conv) || user?.suspended || user?.no_credits) {
+        continue; // retried at the next sweep
+      }
+      const o = autoOutcome(
+        'auto_deny',
+        rec.options.map((x) => ({ optionId: String(x.optionId), kind: String(x.kind) })),
+      );
+      this.resolveDetached(conv, rec, 'timeout', o.outcome === 'selected' ? o.optionId : null);
+    }
+  }
+
+  /** Interrupt the running turn: session/cancel, and every held request answered `cancelled` (ACP's rule). */
+  async interrupt(conv: ConversationRec): Promise<boolean> {
+    const turn = this.currentTurn.get(conv.id);
+    const s = this.sessions.get(conv.id);
+    if (!turn || !s) {
+      return false;
+    }
+    const session = await s;
+    await session.conn.agent.notify('session/cancel', { sessionId: session.sessionId });
+    for (const h of [...this.held.values()]) {
+      if (h.rec.conversation_id === conv.id && h.rec.turn_id === turn.id) {
+        this.resolveHeld(h, 'turn_ended', null, { outcome: { outcome: 'cancelled' } });
+      }
+    }
+    return true;
+  }
+
+  /** After a restart: turns that were running died with the old process; their held requests ended with them. */
+  recover(): void {
+    for (const turn of this.store.turns.values()) {
+      if (turn.status !== 'running') {
+        continue;
+      }
+      const conv = this.store.conversations.get(turn.conversation_id);
+      if (!conv) {
+        continue;
+      }
+      for (const rec of this.store.requests.values()) {
+        if (rec.conversation_id === conv.id && rec.turn_id === turn.id && rec.state === 'held') {
+          rec.state = 'resolved';
+          rec.outcome = 'turn_ended';
+          rec.option_id = null;
+          this.store.saveReq(rec);
+          this.stage(
+            conv,
+            'request',
+            'done',
+            { request_id: rec.request_id, outcome: 'turn_ended', option_id: null },
+            null,
+          );
+        }
+      }
+      turn.status = 'failed';
+      turn.ended_at = iso(this.now());
+      this.store.saveTurn(turn);
+      this.stage(
+        conv,
+        'turn',
+        'failed',
+        { turn_id: turn.id, turn_number: turn.turn_number, stop_reason: null, error: 'server restarted' },
+        turn.id,
+      );
+    }
+    for (const conv of this.store.conversations.values()) {
+      if (conv.status === 'running' || conv.status === 'pending') {
+        this.touch(conv, { status: 'idle' });
+      }
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.opts.clock.cancel(this.sweepTimer);
+    for (const h of this.held.values()) {
+      this.opts.clock.cancel(h.timer);
+    }
+    this.held.clear();
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(
+      sessions.map(async (p) => {
+        try {
+          const s = await p;
+          s.conn.close();
+          await s.proc.dispose();
+        } catch {
+          // already gone
+        }
+      }),
+    );
+  }
+
+  /** For tests and the control API: is the request currently held in a live turn? */
+  isHeld(conversationId: string, requestId: string): boolean {
+    return this.held.has(`${conversationId}\u0000${requestId}`);
+  }
+}
+
+function metaTimeout(params: Record<string, unknown>): unknown {
+  const meta = params._meta;
+  if (!isObj(meta) || !isObj(meta.fountain)) {
+    return undefined;
+  }
+  return meta.fountain.timeout;
+}
+
+function optionError(rec: RequestRec, optionId: unknown): HttpResult | undefined {
+  if (typeof optionId !== 'string' || optionId === '') {
+    return { status: 422, body: { error: 'option_id_required', message: 'option_id must be a non-empty string' } };
+  }
+  if (!rec.options.some((o) => o.optionId === optionId)) {
+    return { status: 422, body: { error: 'unknown_option', message: 'option_id was not offered for this request' } };
+  }
+  return undefined;
+}
+
+/** Passes bytes through untouched and reports every complete line it saw. */
+class LineTap extends TransformStream<Uint8Array, Uint8Array> {
+  constructor(onLine: (line: string) => void) {
+    const decoder = new TextDecoder();
+    let buf = '';
+    super({
+      transform(chunk, ctl) {
+        buf += decoder.decode(chunk, { stream: true });
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).replace(/\r$/, '');
+          buf = buf.slice(nl + 1);
+          if (line.trim()) {
+            try {
+              onLine(line);
+            } catch (err) {
+              console.error('[test-server] line tap failed:', err);
+            }
+          }
+        }
+        ctl.enqueue(chunk);
+      },
+    });
+  }
+}
