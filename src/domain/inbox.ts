@@ -11,6 +11,7 @@
 import type { IDisposable } from '../util/lifecycle';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
+import { describeTimeAgo, type TimeAgo } from './inertText';
 import {
   keyId,
   type AnswerResult,
@@ -678,6 +679,77 @@ export class Inbox implements IDisposable {
     this._changed = new Set();
     this._removed = new Set();
     this._onDidChangeItems.fire(change);
+  }
+}
+
+/**
+ * What to tell the user after a click on a stale item, as data the UI localises; `english` is a plain fallback.
+ * `optionName` is agent text: render it through inertText.
+ */
+export type StaleNotice =
+  | {
+      readonly kind: 'answeredElsewhere';
+      readonly optionId: string | null;
+      readonly optionName?: string;
+      readonly outcome?: ResolutionOutcome;
+      readonly ago: TimeAgo;
+      readonly english: string;
+    }
+  | {
+      readonly kind: 'answeredByYou';
+      readonly optionId: string;
+      readonly optionName?: string;
+      readonly promptToWake: boolean;
+      readonly ago: TimeAgo;
+      readonly english: string;
+    }
+  | {
+      readonly kind: 'noLongerWaiting';
+      readonly why: 'expired' | 'turnEnded' | 'conversationEnded' | 'gone' | 'notFound';
+      readonly ago: TimeAgo;
+      readonly english: string;
+    };
+
+/** Turns a stale refusal into what to show: "Already answered elsewhere: Reject 12 s ago", "No longer waiting: expired". */
+export function staleNotice(refusal: { closure: Closure; optionName?: string }, now: number): StaleNotice {
+  const c = refusal.closure;
+  const ago = describeTimeAgo(now - c.at);
+  switch (c.kind) {
+    case 'resolvedElsewhere': {
+      const what = refusal.optionName ?? c.optionId ?? c.outcome ?? 'resolved';
+      return {
+        kind: 'answeredElsewhere',
+        optionId: c.optionId,
+        optionName: refusal.optionName,
+        outcome: c.outcome,
+        ago,
+        english: `Already answered elsewhere: ${what} ${ago.english}`,
+      };
+    }
+    case 'answeredByYou':
+      return {
+        kind: 'answeredByYou',
+        optionId: c.optionId,
+        optionName: refusal.optionName,
+        promptToWake: c.promptToWake === true,
+        ago,
+        english: `Already answered by you: ${refusal.optionName ?? c.optionId} ${ago.english}`,
+      };
+    case 'expired':
+      return { kind: 'noLongerWaiting', why: 'expired', ago, english: 'No longer waiting: expired' };
+    case 'turnEnded':
+      return { kind: 'noLongerWaiting', why: 'turnEnded', ago, english: 'No longer waiting: turn ended' };
+    case 'conversationEnded':
+      return {
+        kind: 'noLongerWaiting',
+        why: 'conversationEnded',
+        ago,
+        english: 'No longer waiting: conversation ended',
+      };
+    case 'noLongerWaiting':
+      return c.cause === 'notFound'
+        ? { kind: 'noLongerWaiting', why: 'notFound', ago, english: 'No longer waiting: conversation not found' }
+        : { kind: 'noLongerWaiting', why: 'gone', ago, english: 'No longer waiting' };
   }
 }
 
