@@ -48,9 +48,13 @@ export interface RealAgent extends AgentDefinition {
 export interface RealAgentOptions {
   /** Fake model script options (how the command is derived, final text). */
   readonly model?: FakeModelOptions;
-  /** After stdin is closed, how long to wait for a clean exit before SIGTERM to the group. Default 1500 ms. */
+  /**
+   * After stdin is closed, how long to wait for a clean exit before SIGTERM to the group. Default per preset:
+   * gemini 2500 ms (it exits 0 about 1.6 s after stdin EOF); claude 250 ms (it never exits on EOF).
+   */
   readonly graceMs?: number;
-  /** After SIGTERM, how long before SIGKILL. Default 2000 ms. */
+  /** After SIGTERM, how long before SIGKILL. Default per preset: gemini 2000 ms; claude 1000 ms (its `claude` CLI
+   * child outlives SIGTERM by more than 2 s; its state lives only in the temp HOME we delete anyway). */
   readonly termMs?: number;
   /** Where setup-acp-agents.sh installed the agents. Default test/runtime/acp-agents. */
   readonly runtimeDir?: string;
@@ -63,6 +67,8 @@ export const REAL_AGENTS_SETUP_HINT = 'real ACP agents are not installed: run `b
 
 interface PresetSpec {
   readonly name: string;
+  readonly graceMs: number;
+  readonly termMs: number;
   readonly description: string;
   readonly entry: readonly string[];
   readonly args: readonly string[];
@@ -74,6 +80,8 @@ const PRESETS: Record<RealAgentPreset, PresetSpec> = {
   // @zed-industries/claude-agent-acp -> @anthropic-ai/claude-agent-sdk -> Claude Code cli.js (Anthropic Messages API)
   claude: {
     name: 'Claude Code (claude-agent-acp 0.23.1, real)',
+    graceMs: 250,
+    termMs: 1000,
     description: 'The published claude-agent-acp 0.23.1 (Claude Code 2.1.83) on a scripted loopback model',
     entry: ['@zed-industries', 'claude-agent-acp', 'dist', 'index.js'],
     args: [],
@@ -97,6 +105,8 @@ const PRESETS: Record<RealAgentPreset, PresetSpec> = {
   // so no authenticate call is needed. GEMINI_CLI_NO_RELAUNCH: no self re-spawn whose parent ignores SIGTERM.
   gemini: {
     name: 'Gemini CLI (0.61.0, real)',
+    graceMs: 2500,
+    termMs: 2000,
     description: 'The published @google/gemini-cli 0.61.0 --acp on a scripted loopback model',
     entry: ['@google', 'gemini-cli', 'bundle', 'gemini.js'],
     args: ['--acp'],
@@ -143,15 +153,16 @@ const FORBIDDEN_ENV = /^(FOUNTAIN_TOKEN|ANTHROPIC_AUTH_TOKEN|.*_API_KEY|NODE_OPT
 export function createRealAgent(preset: RealAgentPreset, opts: RealAgentOptions = {}): RealAgent {
   const spec = PRESETS[preset];
   const runtimeDir = opts.runtimeDir ?? DEFAULT_RUNTIME_DIR;
-  const graceMs = opts.graceMs ?? 1500;
-  const termMs = opts.termMs ?? 2000;
+  const graceMs = opts.graceMs ?? spec.graceMs;
+  const termMs = opts.termMs ?? spec.termMs;
 
   const launch = async (ctx: AgentLaunchContext): Promise<RealAgentProcess> => {
     const entry = path.join(runtimeDir, 'node_modules', ...spec.entry);
     if (!fs.existsSync(entry)) {
       throw new Error(`${REAL_AGENTS_SETUP_HINT} (missing ${entry})`);
     }
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), `fountain-real-${preset}-`));
+    const tag = ctx.conversationId.replace(/[^A-Za-z0-9-]/g, '').slice(0, 8);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `fountain-real-${preset}-${tag}-`));
     const home = path.join(root, 'home');
     const tmp = path.join(root, 'tmp');
     fs.mkdirSync(home);
