@@ -32,6 +32,17 @@ interface RunResult {
   readonly agent: RealAgentProcess;
   /** The agent process's environment as the kernel saw it right after spawn (Linux /proc). */
   readonly environ: Record<string, string> | undefined;
+  /** After dispose(): no process of the agent's group is left, and the private HOME is gone. */
+  readonly afterDispose: { groupAlive: boolean; homeExists: boolean | undefined; exit: unknown };
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const PROMPT_TIMEOUT_MS = 45_000;
@@ -114,6 +125,10 @@ async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: stri
       PROMPT_TIMEOUT_MS,
       diag,
     );
+    connection.close();
+    await agent.dispose();
+    await agent.dispose(); // idempotent
+    const home = environ?.HOME;
     return {
       cwd,
       sessionId: session.sessionId,
@@ -123,6 +138,11 @@ async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: stri
       stopReason: result.stopReason,
       agent,
       environ,
+      afterDispose: {
+        groupAlive: groupAlive(agent.pid),
+        homeExists: home === undefined ? undefined : fs.existsSync(home),
+        exit: await agent.exited,
+      },
     };
   } finally {
     connection.close();
@@ -277,6 +297,9 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
             }
           }
         }
+        // dispose() left nothing behind: the agent's whole process group is gone and its temp HOME removed.
+        assert.equal(run.afterDispose.groupAlive, false);
+        assert.equal(run.afterDispose.homeExists, run.environ ? false : undefined);
         // The model got a second turn carrying the tool result.
         assert.ok(run.agent.modelRequests.some((r) => r.kind === 'main' && r.turnIndex === 1));
       });
@@ -293,6 +316,7 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
         assert.deepEqual(run.answers, [{ outcome: { outcome: 'selected', optionId: reject.optionId } }]);
         assert.equal(fs.existsSync(path.join(cwd, fileName)), false);
         assert.deepEqual(fs.readdirSync(cwd), [], 'cwd stays empty');
+        assert.equal(run.afterDispose.groupAlive, false);
         assert.equal(run.stopReason, 'end_turn');
         // Both agents report the refusal to the model (claude: is_error tool_result; gemini: "canceled by the user").
         const second = run.agent.modelRequests.find((r) => r.kind === 'main' && r.turnIndex === 1);
