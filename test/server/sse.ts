@@ -122,12 +122,17 @@ export class SseConn {
     if (this.closed) {
       return;
     }
-    if (partial) {
-      this.res.write(partial);
-    }
     this.cleanup();
-    this.res.socket?.destroy();
-    this.res.destroy();
+    const kill = () => {
+      this.res.socket?.destroy();
+      this.res.destroy();
+    };
+    if (partial) {
+      // destroy only once the half frame is on the wire, so the client really sees a cut frame
+      this.res.write(partial, kill);
+    } else {
+      kill();
+    }
   }
 
   cleanup(): void {
