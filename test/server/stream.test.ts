@@ -208,7 +208,7 @@ describe('test server: SSE streams', function () {
     await r.ended;
     const kinds = r.messages.map((m) => `${String(payload(m).stage)}/${String(payload(m).state)}`);
     assert.deepEqual(kinds, ['request/done', 'turn/failed']);
-    assert.equal(JSON.parse(payload(r.messages[0]).data as string).outcome, 'turn_ended');
+    assert.equal((JSON.parse(payload(r.messages[0]).data as string) as { outcome: string }).outcome, 'turn_ended');
     assert.equal((await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow' } })).status, 409);
   });
 });
