@@ -1,40 +1,86 @@
 import * as vscode from 'vscode';
+import { Inbox, type InboxItem } from './domain/inbox';
+import type { AnswerResult, ConnectionState } from './domain/model';
+import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
 import { Config } from './platform/config';
-import { ContextKey, setContext } from './platform/contextKeys';
+import { ConnectionManager } from './platform/connection';
+import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
 import { ApiKeyStore } from './platform/secrets';
+import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
+import { RequestCommands } from './ui/commands';
+import { ConnectionStatus } from './ui/connectionStatus';
+import { RequestDetails } from './ui/details';
+import { Notifier } from './ui/notifier';
+import { PendingTree } from './ui/pendingTree';
+import { InboxTicker } from './ui/ticker';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
 export interface TestApi {
   readonly serverUrl: () => string | undefined;
   readonly hasKey: () => Promise<boolean>;
+  readonly connectionState: () => ConnectionState;
+  readonly items: () => InboxItem[];
+  /** The tree as the user sees it: conversation labels/descriptions with their request rows. */
+  readonly tree: () => {
+    label: string;
+    description: string;
+    children: { label: string; description: string; contextValue: string }[];
+  }[];
+  readonly detailsText: (itemId: string) => string;
+  /** Answers through the same path as a click (click-time check, one in flight). */
+  readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
+  readonly restart: () => Promise<void>;
 }
 
 /** Composition root: builds everything in order and registers every disposable (house style §8.2). */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+  const subs = context.subscriptions;
   const log = createLogChannel();
-  context.subscriptions.push(log);
+  subs.push(log);
   const config = new Config();
   const keys = new ApiKeyStore(context.secrets);
-  context.subscriptions.push(keys);
+  subs.push(keys);
 
-  const refreshContext = async () => {
-    const server = config.serverUrl;
-    await setContext(ContextKey.Configured, !!server);
-    await setContext(ContextKey.SignedIn, !!server && !!(await keys.get(server)));
-  };
-  context.subscriptions.push(
+  const inbox = new Inbox();
+  const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
+  const flow = new AnswerFlow(inbox, (key, optionId) => connection.answer(key, optionId), log);
+  const tree = new PendingTree(inbox);
+  const details = new RequestDetails(inbox);
+  const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });
+  const notifications = new InboxNotifier(inbox, new NotificationPolicy({ mode: config.notifications }));
+  const notifier = new Notifier(inbox, notifications, flow, config, {
+    showDetails: (item) => details.show(item),
+    pickOption: (item) => commands.pickOption(item, 'toast'),
+    review: async () => {
+      await vscode.commands.executeCommand('fountain.pending.focus');
+      await commands.answerQueue();
+    },
+  });
+  subs.push(
+    inbox,
+    connection,
+    tree,
+    details,
+    notifications,
+    notifier,
+    new ConnectionStatus(connection, inbox),
+    new InboxTicker(inbox),
+  );
+  subs.push(
+    connection.onDidReceiveEvent((e) => {
+      if (e.type === 'backfillComplete') {
+        notifications.endBackfill();
+      }
+    }),
+    ...commands.register(),
     vscode.commands.registerCommand('fountain.signIn', () => signIn(config, keys)),
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),
-    config.onDidChange(() => void refreshContext()),
-    keys.onDidChange(() => void refreshContext()),
   );
-  await refreshContext();
-  log.info(
-    `Fountain Approvals ${String((context.extension.packageJSON as { version?: string }).version)} activated; server: ${config.serverUrl ?? '(none)'}`,
-  );
+  await connection.restart();
+  log.info(`Fountain Approvals ${String((context.extension.packageJSON as { version?: string }).version)} activated`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
@@ -45,7 +91,35 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       const server = config.serverUrl;
       return !!server && !!(await keys.get(server));
     },
+    connectionState: () => connection.state,
+    items: () => inbox.all(),
+    tree: () =>
+      tree.getChildren().map((c) => {
+        const t = tree.getTreeItem(c);
+        return {
+          label: labelText(t.label),
+          description: String(t.description ?? ''),
+          children: tree.getChildren(c).map((r) => {
+            const ti = tree.getTreeItem(r);
+            return {
+              label: labelText(ti.label),
+              description: String(ti.description ?? ''),
+              contextValue: ti.contextValue ?? '',
+            };
+          }),
+        };
+      }),
+    detailsText: (itemId) => {
+      const item = inbox.get(itemId);
+      return item ? details.render(item) : '';
+    },
+    answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
+    restart: () => connection.restart(),
   };
+}
+
+function labelText(l: string | vscode.TreeItemLabel | undefined): string {
+  return typeof l === 'string' ? l : (l?.label ?? '');
 }
 
 export function deactivate(): void {}

@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import type { NotificationMode } from '../domain/notificationPolicy';
+
+export type { NotificationMode };
 
 /** The settings section and keys this extension reads (house style §8.15). */
 export const SECTION = 'fountain';
@@ -6,10 +9,7 @@ export const enum Setting {
   ServerUrl = 'serverUrl',
   AllowInsecureHttp = 'allowInsecureHttp',
   Notifications = 'notifications',
-  PlaySound = 'playSound',
 }
-
-export type NotificationMode = 'all' | 'riskyOnly' | 'off';
 
 /** Live getters over the configuration; nothing is cached so a change is seen at once. */
 export class Config {
@@ -33,10 +33,6 @@ export class Config {
   get notifications(): NotificationMode {
     const v = this.section.get<string>(Setting.Notifications, 'all');
     return v === 'riskyOnly' || v === 'off' ? v : 'all';
-  }
-
-  get playSound(): boolean {
-    return this.section.get<boolean>(Setting.PlaySound, false);
   }
 
   /** Writes the notification mode as a user setting, so "Don't Show Again" is visible and reversible. */

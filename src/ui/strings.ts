@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 /** Every user-facing string of the code side, localisable (house style §8.17). */
-export const Strings = {
+const AuthStrings = {
   showLogs: vscode.l10n.t('Show Logs'),
   openSettings: vscode.l10n.t('Open Settings'),
   signIn: vscode.l10n.t('Sign In'),
@@ -22,4 +22,175 @@ export const Strings = {
   keyFromEnvironment: vscode.l10n.t(
     'The key in use comes from the FOUNTAIN_API_KEY environment variable; unset it to stop using it.',
   ),
+};
+
+/** Strings of the approval flow. */
+const AnswerStrings = {
+  retry: vscode.l10n.t('Retry'),
+  noLongerWaitingGone: vscode.l10n.t('This request is no longer waiting.'),
+  optionNotOfferedLocal: vscode.l10n.t('That option was not offered for this request; nothing was sent.'),
+  answeredElsewhere: (option: string, ago: string, label: string) =>
+    vscode.l10n.t('Already answered elsewhere: {0} {1}. Nothing was sent for "{2}".', option, ago, label),
+  answeredElsewhereUnknown: (ago: string, label: string) =>
+    vscode.l10n.t('Already answered elsewhere {0}. Nothing was sent for "{1}".', ago, label),
+  alreadyAnsweredByYou: (option: string, ago: string, label: string) =>
+    vscode.l10n.t('You already answered "{2}": {0} {1}.', option, ago, label),
+  noLongerWaiting: (reason: string, label: string) =>
+    vscode.l10n.t('No longer waiting: {0}. Nothing was sent for "{1}".', reason, label),
+  reasonExpired: vscode.l10n.t('expired'),
+  reasonTurnEnded: vscode.l10n.t('turn ended'),
+  reasonConversationEnded: vscode.l10n.t('conversation ended'),
+  reasonGone: vscode.l10n.t('the server no longer holds it'),
+  answered: (label: string) => vscode.l10n.t('Answered "{0}".', label),
+  notDelivered: (label: string) =>
+    vscode.l10n.t(
+      'Your answer to "{0}" was recorded, but the conversation could not wake up. Send it any prompt to continue.',
+      label,
+    ),
+  leftOpen: (reason: string, label: string) =>
+    vscode.l10n.t('"{1}" is still waiting: {0}. You can answer it again later.', reason, label),
+  leftOpenReason: (reason: 'busy' | 'credits' | 'suspended' | 'unavailable') =>
+    ({
+      busy: vscode.l10n.t('the conversation is busy with another turn'),
+      credits: vscode.l10n.t('the account is out of credits'),
+      suspended: vscode.l10n.t('the account is suspended'),
+      unavailable: vscode.l10n.t('the server is not ready'),
+    })[reason],
+  optionNotOfferedServer: (label: string) =>
+    vscode.l10n.t('The server refused the option for "{0}" as not offered. The request is still waiting.', label),
+  spriteToken: vscode.l10n.t(
+    'The server refused the answer: the key in use is a sandbox token, which may not answer requests. Sign in with a user key.',
+  ),
+  authFailed: vscode.l10n.t('The Fountain server no longer accepts your key. Sign in again.'),
+  rateLimited: (retryAfterSec: number | undefined) =>
+    retryAfterSec !== undefined
+      ? vscode.l10n.t(
+          'The server is rate-limiting answers; try again in {0} s. The request is still waiting.',
+          retryAfterSec,
+        )
+      : vscode.l10n.t('The server is rate-limiting answers; try again shortly. The request is still waiting.'),
+  network: (label: string) =>
+    vscode.l10n.t('Could not reach the server to answer "{0}". It is still waiting; nothing was sent twice.', label),
+  unexpected: (status: number, label: string) =>
+    vscode.l10n.t('The server answered {0} to the answer for "{1}". The request is still waiting.', status, label),
+};
+
+export const Strings = { ...AuthStrings, ...AnswerStrings };
+
+export const TreeStrings = {
+  unknownConversation: vscode.l10n.t('(conversation)'),
+  unknownRequest: vscode.l10n.t('(request no longer known)'),
+  badge: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
+  waiting: (n: number) => (n === 0 ? vscode.l10n.t('nothing waiting') : vscode.l10n.t('{0} waiting', n)),
+  tooltipAgent: (agent: string, runtime: string) => vscode.l10n.t('Agent: {0} · runtime: {1}', agent, runtime),
+  tooltipConversation: (id: string, server: string) => vscode.l10n.t('Conversation {0} on {1}', id, server),
+  showDetails: vscode.l10n.t('Show Details'),
+  left: (countdown: string) => vscode.l10n.t('{0} left', countdown),
+  answering: vscode.l10n.t('answering…'),
+  leftOpen: (reason: string) => vscode.l10n.t('still waiting ({0})', reason),
+  answeredByYou: (option: string) => vscode.l10n.t('answered by you: {0}', option),
+  answeredElsewhere: (option: string) => vscode.l10n.t('answered elsewhere: {0}', option),
+  answeredElsewhereNoOption: vscode.l10n.t('answered elsewhere'),
+  expired: vscode.l10n.t('expired'),
+  turnEnded: vscode.l10n.t('turn ended'),
+  conversationEnded: vscode.l10n.t('conversation ended'),
+  noLongerWaiting: vscode.l10n.t('no longer waiting'),
+  tooltipKind: (kind: string) => vscode.l10n.t('Kind: {0}', kind),
+  tooltipConversationTitle: (title: string) => vscode.l10n.t('Conversation: {0}', title),
+  tooltipSummary: (summary: string) => vscode.l10n.t('Summary: {0}', summary),
+  tooltipOptions: (options: string) => vscode.l10n.t('Options: {0}', options),
+  tooltipLastError: (kind: string) => vscode.l10n.t('Last answer attempt failed: {0}', kind),
+};
+
+export const DetailStrings = {
+  heading: vscode.l10n.t('Fountain approval request'),
+  gone: vscode.l10n.t('This request is no longer known to Fountain Approvals.'),
+  status: vscode.l10n.t('Status'),
+  conversation: vscode.l10n.t('Conversation'),
+  server: vscode.l10n.t('Server'),
+  agent: vscode.l10n.t('Agent'),
+  runtime: vscode.l10n.t('Runtime'),
+  kind: vscode.l10n.t('Kind'),
+  askedAt: vscode.l10n.t('Asked at'),
+  deadline: vscode.l10n.t('Deadline'),
+  detached: vscode.l10n.t('detached request: the agent ended its turn and waits'),
+  inTurn: vscode.l10n.t('in-turn request: the server gives up after 5 minutes'),
+  agentTimeout: vscode.l10n.t('Agent timeout'),
+  requestId: vscode.l10n.t('Request id'),
+  tool: vscode.l10n.t('What it wants to do (full text)'),
+  titleLine: (t: string) => vscode.l10n.t('Title: {0}', t),
+  summary: vscode.l10n.t('Summary'),
+  paths: vscode.l10n.t('Paths'),
+  cwd: (p: string) => vscode.l10n.t('Working directory: {0}', p),
+  sandboxPaths: vscode.l10n.t('(paths inside the agent sandbox; shown for reading, not opened here)'),
+  options: vscode.l10n.t("Options, in the agent's order"),
+  optionKind: (k: string) => vscode.l10n.t('kind {0}', k),
+  rawInput: vscode.l10n.t('Raw input'),
+  content: vscode.l10n.t('Content'),
+  diffs: vscode.l10n.t('Proposed changes'),
+  newFile: vscode.l10n.t('new file'),
+  modified: vscode.l10n.t('modified'),
+  openDiffHint: vscode.l10n.t('Use "Open Diff" in the editor title bar to compare old and new text.'),
+  diffTitle: (p: string) => vscode.l10n.t('{0} (current ↔ proposed)', p),
+  waiting: vscode.l10n.t('waiting for you'),
+  waitingLeft: (c: string) => vscode.l10n.t('waiting for you ({0} left)', c),
+  answering: (o: string) => vscode.l10n.t('sending your answer: {0}', o),
+  leftOpen: (reason: string, msg: string) =>
+    vscode.l10n.t('still waiting: the server kept it open ({0}) {1}', reason, msg),
+  answeredByYou: (o: string, at: string) => vscode.l10n.t('answered by you: {0} at {1}', o, at),
+  answeredElsewhere: (o: string, outcome: string, at: string) =>
+    vscode.l10n.t('answered elsewhere: {0} ({1}) at {2}', o, outcome, at),
+  expired: (at: string) => vscode.l10n.t('expired at {0}', at),
+  turnEnded: (at: string) => vscode.l10n.t('no longer waiting: the turn ended at {0}', at),
+  conversationEnded: (reason: string, at: string) =>
+    vscode.l10n.t('no longer waiting: conversation ended ({0}) at {1}', reason, at),
+  noLongerWaiting: (at: string) => vscode.l10n.t('no longer waiting (seen at {0})', at),
+};
+
+export const ToastStrings = {
+  single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
+  merged: (n: number) => vscode.l10n.t('{0} approvals waiting', n),
+  review: vscode.l10n.t('Review'),
+  more: vscode.l10n.t('More…'),
+  details: vscode.l10n.t('Details'),
+  mute: vscode.l10n.t("Don't Show Again"),
+  openSettings: vscode.l10n.t('Open Settings'),
+  muted: vscode.l10n.t(
+    'Approval notifications are off ("fountain.notifications"). The Pending Approvals view and its badge still update.',
+  ),
+};
+
+export const StatusStrings = {
+  name: vscode.l10n.t('Fountain Approvals'),
+  connected: vscode.l10n.t('connected'),
+  connecting: vscode.l10n.t('connecting…'),
+  backoff: (reason: string) => vscode.l10n.t('connection lost, reconnecting ({0})', reason),
+  authFailed: (message: string) => vscode.l10n.t('the server refused the key: {0}', message),
+  refused: (message: string) => vscode.l10n.t('not connecting: {0}', message),
+  noServer: vscode.l10n.t('no server configured'),
+  noKey: vscode.l10n.t('not signed in'),
+  waiting: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
+  show: vscode.l10n.t('Show Pending Approvals'),
+  reconnect: vscode.l10n.t('Reconnect'),
+  showLogs: vscode.l10n.t('Show Logs'),
+  signIn: vscode.l10n.t('Sign In'),
+};
+
+export const CommandStrings = {
+  optionId: (id: string) => vscode.l10n.t('option id: {0}', id),
+  answerTitle: (label: string) => vscode.l10n.t('Answer: {0}', label),
+  answerPlaceholder: vscode.l10n.t("Pick one of the agent's options (Escape sends nothing)"),
+  nothingWaiting: vscode.l10n.t('No approval requests are waiting.'),
+  left: (c: string) => vscode.l10n.t('{0} left', c),
+  waitingSince: (t: string) => vscode.l10n.t('waiting since {0}', t),
+  queueTitle: (n: number) => vscode.l10n.t('Waiting approvals ({0}), oldest first', n),
+  queuePlaceholder: vscode.l10n.t('Pick a request to answer'),
+  noAllowOnce: vscode.l10n.t(
+    'The agent offered no "allow once" option for this request; use Answer… to see its options.',
+  ),
+  noReject: vscode.l10n.t('The agent offered no reject option for this request; use Answer… to see its options.'),
+  noDiff: vscode.l10n.t('This request carries no diff.'),
+  selectFirst: vscode.l10n.t('Select a request in the Pending Approvals view first.'),
+  forged: vscode.l10n.t('Refused: Fountain Approvals answers only requests picked in its own views. Nothing was sent.'),
+  gone: vscode.l10n.t('This request is no longer known.'),
 };

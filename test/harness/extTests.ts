@@ -8,6 +8,29 @@ import { format } from 'node:util';
 import { ROOT, launchBrowser, makeRunDir, startCodeServer } from './codeServer';
 import { localServerAvailable, startLocalServer, type LocalServer } from './localServer';
 
+/** Opens one detached and one in-turn request on the server before VS Code starts. */
+async function preseed(info: { url: string; apiKey: string }): Promise<{ detached: string; inTurn: string }> {
+  const start = async (agent_id: string, prompt: string) => {
+    const res = await fetch(`${info.url}/api/conversations`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${info.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ agent_id, prompt, title: `preseeded ${agent_id}` }),
+    });
+    if (!res.ok) {
+      throw new Error(`preseed ${agent_id}: ${res.status} ${await res.text()}`);
+    }
+    return ((await res.json()) as { data: { id: string } }).data.id;
+  };
+  return {
+    detached: await start('waiter', 'wait: touch preseeded-detached.txt'),
+    inTurn: await start('claude', 'run: touch preseeded-in-turn.txt'),
+  };
+}
+
 /** Workbench log lines that are not test output. */
 const NOISE =
   /^\[(AgentHost|AgentHost:remote|ChatModelSelection|Extension Host|AccountPolicyGate|Service Worker|reconnection-grace-time)\]|^(Resolving|Resolved) connection token|^Creating a socket|^Updating additional builtin|open-vsx|ENOTFOUND/;
@@ -20,7 +43,11 @@ export async function main(): Promise<void> {
     const env: Record<string, string> = { FOUNTAIN_TEST_RUN_DIR: runDir };
     const machineSettings: Record<string, unknown> = {};
     if (localServerAvailable()) {
-      server = await startLocalServer({ scenario: 'integration', logFile: path.join(runDir, 'local-server.log') });
+      server = await startLocalServer({ scenario: 'empty', logFile: path.join(runDir, 'local-server.log') });
+    }
+    if (server) {
+      // Requests opened while the extension is not running: the extension must find them by backfill.
+      env.FOUNTAIN_TEST_PRESEEDED = JSON.stringify(await preseed(server.info));
     }
     // Without a local server the extension still gets a configuration to read (nothing listens on port 9).
     const info = server?.info ?? { url: 'http://127.0.0.1:9', apiKey: 'ftn_test_no_server' };

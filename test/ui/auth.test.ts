@@ -18,7 +18,9 @@ describe('UI: signing in and out in the real workbench', function () {
   it('signs in with a key typed into a password box, which is never shown', async () => {
     const { page } = wb;
     await runCommand(page, 'Fountain: Sign In');
-    await page.locator('.quick-input-widget', { hasText: 'API key for the Fountain server' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.quick-input-widget', { hasText: 'API key for the Fountain server' })
+      .waitFor({ timeout: 30_000 });
     // The palette's own input is reused for the key: it must have switched to a password field.
     const input = page.locator('.quick-input-widget input[type="password"]');
     await input.waitFor({ timeout: 10_000 });

@@ -58,7 +58,7 @@ export async function openWorkbench(
     const env: Record<string, string> = {};
     if (localServerAvailable()) {
       server = await startLocalServer({
-        scenario: opts.scenario ?? 'ui',
+        scenario: opts.scenario ?? 'empty',
         logFile: path.join(runDir, 'local-server.log'),
       });
       serverUrl = server.info.url;

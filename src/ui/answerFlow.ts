@@ -1,0 +1,159 @@
+import * as vscode from 'vscode';
+import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
+import { describeTimeAgo } from '../domain/inertText';
+import type { AnswerResult, RequestKey } from '../domain/model';
+import type { Logger } from '../platform/log';
+import { inertLine } from './display';
+import { Strings } from './strings';
+
+/** Sends one answer to the server that owns the request; never retries a POST on its own. */
+export type AnswerSender = (key: RequestKey, optionId: string) => Promise<AnswerResult>;
+
+/** Where the click came from; logged, never trusted for anything else. */
+export type AnswerSource = 'toast' | 'tree' | 'queue' | 'details' | 'keyboard';
+
+/**
+ * The one path every answer takes (toasts, tree actions, the keyboard queue): click-time check, one answer in
+ * flight per request, the POST, and the outcome shown to the user. A click on a stale request sends nothing and says
+ * who answered.
+ */
+export class AnswerFlow {
+  constructor(
+    private readonly inbox: Inbox,
+    private readonly send: AnswerSender,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Answers `itemId` with `optionId` (which must be one the runtime offered). Resolves when the outcome is shown. */
+  async answer(itemId: string, optionId: string, source: AnswerSource): Promise<AnswerResult | undefined> {
+    const item = this.inbox.get(itemId);
+    if (!item) {
+      void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
+      return undefined;
+    }
+    const begin = this.inbox.beginAnswer(item.key, optionId);
+    if (!begin.ok) {
+      this.showRefusal(item, begin.refusal);
+      return undefined;
+    }
+    this.log.info(
+      `answering ${item.key.conversationId}/${item.key.requestId} with option ${JSON.stringify(optionId)} (from ${source})`,
+    );
+    let result: AnswerResult;
+    try {
+      result = await this.send(item.key, optionId);
+    } catch (err) {
+      result = { kind: 'network', message: err instanceof Error ? err.message : String(err) };
+    }
+    this.inbox.completeAnswer(begin.ticket, result);
+    this.log.info(`answer to ${item.key.requestId}: ${result.kind}`);
+    this.showResult(item, optionId, result);
+    return result;
+  }
+
+  /** What a click on a request that cannot be answered shows. */
+  showRefusal(item: InboxItem, refusal: AnswerRefusal): void {
+    switch (refusal.kind) {
+      case 'busyAnswering':
+        return; // a second click while the first answer is in flight does nothing
+      case 'notOffered':
+        this.log.warn(`refused to send option ${JSON.stringify(refusal.optionId)}: the runtime did not offer it`);
+        void vscode.window.showErrorMessage(Strings.optionNotOfferedLocal);
+        return;
+      case 'unknown':
+        void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
+        return;
+      case 'stale':
+        void vscode.window.showInformationMessage(this.describeClosure(item, refusal.closure, refusal.optionName));
+        return;
+    }
+  }
+
+  /** "Already answered elsewhere: Reject 2 min ago", "No longer waiting: expired", … */
+  describeClosure(item: InboxItem, closure: Closure, optionName?: string): string {
+    const ago = describeTimeAgo(this.now() - closure.at).english;
+    const label = inertLine(item.label);
+    switch (closure.kind) {
+      case 'resolvedElsewhere': {
+        const opt = optionName ?? closure.optionId ?? undefined;
+        return opt
+          ? Strings.answeredElsewhere(inertLine(opt), ago, label)
+          : Strings.answeredElsewhereUnknown(ago, label);
+      }
+      case 'answeredByYou':
+        return Strings.alreadyAnsweredByYou(inertLine(optionName ?? closure.optionId), ago, label);
+      case 'expired':
+        return Strings.noLongerWaiting(Strings.reasonExpired, label);
+      case 'turnEnded':
+        return Strings.noLongerWaiting(Strings.reasonTurnEnded, label);
+      case 'conversationEnded':
+        return Strings.noLongerWaiting(Strings.reasonConversationEnded, label);
+      case 'noLongerWaiting':
+        return Strings.noLongerWaiting(Strings.reasonGone, label);
+    }
+  }
+
+  private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
+    const label = inertLine(item.label);
+    const retry = Strings.retry;
+    const showLogs = Strings.showLogs;
+    const offerRetry = (message: string) => {
+      void vscode.window.showErrorMessage(message, retry, showLogs).then((pick) => {
+        if (pick === retry) {
+          void this.answer(item.id, optionId, 'toast');
+        } else if (pick === showLogs) {
+          void vscode.commands.executeCommand('fountain.showLogs');
+        }
+      });
+    };
+    switch (result.kind) {
+      case 'answered':
+        vscode.window.setStatusBarMessage(Strings.answered(label), 4000);
+        return;
+      case 'resolvedElsewhere': {
+        const now = this.inbox.get(item.id);
+        const closure = now && 'at' in now.state && now.state.kind === 'resolvedElsewhere' ? now.state : undefined;
+        void vscode.window.showInformationMessage(
+          closure ? this.describeClosure(item, closure) : Strings.answeredElsewhereUnknown('', label),
+        );
+        return;
+      }
+      case 'notDelivered':
+        void vscode.window.showWarningMessage(Strings.notDelivered(label));
+        return;
+      case 'leftOpen':
+        void vscode.window.showWarningMessage(Strings.leftOpen(Strings.leftOpenReason(result.reason), label));
+        return;
+      case 'optionNotOffered':
+        void vscode.window.showErrorMessage(Strings.optionNotOfferedServer(label));
+        return;
+      case 'spriteToken':
+        void vscode.window.showErrorMessage(Strings.spriteToken, Strings.signIn).then((pick) => {
+          if (pick === Strings.signIn) {
+            void vscode.commands.executeCommand('fountain.signIn');
+          }
+        });
+        return;
+      case 'auth':
+        void vscode.window.showErrorMessage(Strings.authFailed, Strings.signIn).then((pick) => {
+          if (pick === Strings.signIn) {
+            void vscode.commands.executeCommand('fountain.signIn');
+          }
+        });
+        return;
+      case 'rateLimited':
+        offerRetry(Strings.rateLimited(result.retryAfterSec));
+        return;
+      case 'notFound':
+        void vscode.window.showInformationMessage(Strings.noLongerWaiting(Strings.reasonGone, label));
+        return;
+      case 'network':
+        offerRetry(Strings.network(label));
+        return;
+      case 'unexpected':
+        offerRetry(Strings.unexpected(result.status, label));
+        return;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import * as vscode from 'vscode';
+import type { Inbox, InboxItem } from '../domain/inbox';
+import { keyId } from '../domain/model';
+import type { InboxNotifier, NotificationDecision } from '../domain/notificationPolicy';
+import { toastButtons } from '../domain/optionChoice';
+import type { Config } from '../platform/config';
+import { Disposable } from '../util/lifecycle';
+import type { AnswerFlow } from './answerFlow';
+import { inertLine } from './display';
+import { ToastStrings } from './strings';
+
+/** A toast button: one of the runtime's options, or one of ours. Compared by identity, never by label. */
+type Button = vscode.MessageItem &
+  (
+    | { readonly action: 'option'; readonly optionId: string }
+    | { readonly action: 'more' | 'details' | 'mute' | 'review' }
+  );
+
+/**
+ * Shows the toasts the notification policy decides on: one per new request (buttons = the runtime's option names in
+ * its order, or allow/reject/More… when there are more than three), or one merged "N approvals waiting". A click
+ * goes through AnswerFlow, which re-checks the request at click time: a toast clicked after someone else answered
+ * (or from the notification centre much later) sends nothing.
+ */
+export class Notifier extends Disposable {
+  constructor(
+    private readonly inbox: Inbox,
+    notifier: InboxNotifier,
+    private readonly flow: AnswerFlow,
+    private readonly config: Config,
+    private readonly actions: {
+      showDetails(item: InboxItem): Promise<void>;
+      pickOption(item: InboxItem): Promise<void>;
+      review(): Promise<void>;
+    },
+  ) {
+    super();
+    notifier.policy.mode = config.notifications;
+    this._register(
+      config.onDidChange((e) => {
+        if (e.affectsConfiguration('fountain.notifications')) {
+          notifier.policy.mode = config.notifications;
+        }
+      }),
+    );
+    this._register(notifier.onDidDecide((d) => void this.show(d)));
+  }
+
+  private async show(d: NotificationDecision): Promise<void> {
+    if (d.type === 'merged') {
+      await this.showMerged(d.keys.length);
+      return;
+    }
+    const item = this.inbox.get(keyId(d.key));
+    if (item?.pending) {
+      await this.showSingle(item);
+    }
+  }
+
+  private async showSingle(item: InboxItem): Promise<void> {
+    const choice = toastButtons(item.request.options);
+    const ours = new Set([ToastStrings.more, ToastStrings.details, ToastStrings.mute]);
+    const names = choice.options.map((o) => inertLine(o.name));
+    const buttons: Button[] = choice.options.map((o, i) => {
+      // Two options with the same name (or one named like our own buttons) get their id appended, so every button
+      // the user sees is distinguishable.
+      const clash = names.indexOf(names[i]) !== i || names.lastIndexOf(names[i]) !== i || ours.has(names[i]);
+      return {
+        title: clash ? `${names[i]} (${inertLine(o.optionId)})` : names[i],
+        action: 'option',
+        optionId: o.optionId,
+      };
+    });
+    if (choice.more) {
+      buttons.push({ title: ToastStrings.more, action: 'more' });
+    }
+    buttons.push({ title: ToastStrings.details, action: 'details' }, { title: ToastStrings.mute, action: 'mute' });
+    const c = item.conversation;
+    const where = inertLine(c.title || c.agentName || c.agentId || c.id);
+    const message = ToastStrings.single(inertLine(item.label), where, inertLine(item.request.kind ?? 'tool'));
+    const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const pick = await show<Button>(message, ...buttons);
+    if (!pick) {
+      return; // dismissed: the request stays waiting in the tree
+    }
+    switch (pick.action) {
+      case 'option':
+        await this.flow.answer(item.id, pick.optionId, 'toast');
+        return;
+      case 'more':
+        await this.actions.pickOption(item);
+        return;
+      case 'details':
+        await this.actions.showDetails(item);
+        return;
+      case 'mute':
+        await this.mute();
+        return;
+      case 'review':
+        return;
+    }
+  }
+
+  private async showMerged(n: number): Promise<void> {
+    const review: Button = { title: ToastStrings.review, action: 'review' };
+    const mute: Button = { title: ToastStrings.mute, action: 'mute' };
+    const pick = await vscode.window.showWarningMessage<Button>(ToastStrings.merged(n), review, mute);
+    if (pick === review) {
+      await this.actions.review();
+    } else if (pick === mute) {
+      await this.mute();
+    }
+  }
+
+  /** "Don't Show Again": writes fountain.notifications = off as a user setting (visible and reversible). */
+  private async mute(): Promise<void> {
+    await this.config.setNotifications('off');
+    const open = ToastStrings.openSettings;
+    const pick = await vscode.window.showInformationMessage(ToastStrings.muted, open);
+    if (pick === open) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'fountain.notifications');
+    }
+  }
+}

@@ -1,0 +1,250 @@
+import * as vscode from 'vscode';
+import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
+import { formatCountdown } from '../domain/inertText';
+import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
+import { Disposable } from '../util/lifecycle';
+import { inertBlock, inertLabel, inertLine } from './display';
+import { TreeStrings } from './strings';
+
+/** Tree elements are plain data; the provider hands out one object per id and remembers which ones it made. */
+export type TreeElement =
+  { readonly kind: 'conversation'; readonly id: string } | { readonly kind: 'request'; readonly id: string };
+
+const KIND_ICONS: Record<string, string> = {
+  execute: 'terminal',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  read: 'file',
+  search: 'search',
+  fetch: 'globe',
+  think: 'lightbulb',
+  switch_mode: 'debug-step-over',
+  other: 'question',
+};
+
+/**
+ * The "Pending Approvals" tree: conversations → requests, with the view badge. It only presents the inbox; every
+ * answer goes through AnswerFlow. Elements it created are tracked so that commands can refuse forged arguments.
+ */
+export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TreeElement | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _elements = new Map<string, TreeElement>();
+  private readonly _issued = new WeakSet<object>();
+  readonly view: vscode.TreeView<TreeElement>;
+  private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly inbox: Inbox,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.view = this._register(
+      vscode.window.createTreeView('fountain.pending', { treeDataProvider: this, showCollapseAll: true }),
+    );
+    this._register(inbox.onDidChangeItems(() => this.scheduleRefresh()));
+    // Countdowns in descriptions move on even when nothing else changes.
+    const ticker = setInterval(() => {
+      if (this.inbox.openCount > 0) {
+        this._onDidChangeTreeData.fire(undefined);
+      }
+    }, 15_000);
+    this._register({ dispose: () => clearInterval(ticker) });
+    this.updateBadge();
+  }
+
+  /** True only for element objects this provider created (never for an object another extension passed). */
+  isIssued(arg: unknown): arg is TreeElement {
+    return typeof arg === 'object' && arg !== null && this._issued.has(arg);
+  }
+
+  /** The inbox item behind a request element this provider created. */
+  itemOf(element: TreeElement): InboxItem | undefined {
+    return element.kind === 'request' ? this.inbox.get(element.id) : undefined;
+  }
+
+  /** Debounced refresh, so a burst of events redraws once. */
+  scheduleRefresh(): void {
+    if (this._refreshTimer) {
+      return;
+    }
+    this._refreshTimer = setTimeout(() => {
+      this._refreshTimer = undefined;
+      this._onDidChangeTreeData.fire(undefined);
+      this.updateBadge();
+    }, 50);
+  }
+
+  private element(kind: TreeElement['kind'], id: string): TreeElement {
+    const key = kind + ':' + id;
+    const known = this._elements.get(key);
+    if (known) {
+      return known;
+    }
+    const e: TreeElement = { kind, id };
+    this._elements.set(key, e);
+    this._issued.add(e);
+    return e;
+  }
+
+  private updateBadge(): void {
+    const n = this.inbox.openCount;
+    this.view.badge = n > 0 ? { value: n, tooltip: TreeStrings.badge(n) } : undefined;
+  }
+
+  private groups(): ConversationGroup[] {
+    return this.inbox.byConversation();
+  }
+
+  //#region TreeDataProvider
+  getChildren(element?: TreeElement): TreeElement[] {
+    if (!element) {
+      const groups = this.groups();
+      // Forget element objects for things that are gone, so the maps stay bounded.
+      const live = new Set<string>();
+      for (const g of groups) {
+        live.add('conversation:' + convId(g));
+        for (const i of g.items) {
+          live.add('request:' + i.id);
+        }
+      }
+      for (const k of [...this._elements.keys()]) {
+        if (!live.has(k)) {
+          this._elements.delete(k);
+        }
+      }
+      return groups.map((g) => this.element('conversation', convId(g)));
+    }
+    if (element.kind === 'conversation') {
+      const g = this.groups().find((x) => convId(x) === element.id);
+      return g ? g.items.map((i) => this.element('request', i.id)) : [];
+    }
+    return [];
+  }
+
+  getParent(element: TreeElement): TreeElement | undefined {
+    if (element.kind === 'request') {
+      const item = this.inbox.get(element.id);
+      return item
+        ? this.element('conversation', JSON.stringify([item.key.server, item.key.conversationId]))
+        : undefined;
+    }
+    return undefined;
+  }
+
+  getTreeItem(element: TreeElement): vscode.TreeItem {
+    if (element.kind === 'conversation') {
+      const g = this.groups().find((x) => convId(x) === element.id);
+      const t = new vscode.TreeItem(TreeStrings.unknownConversation, vscode.TreeItemCollapsibleState.Expanded);
+      t.id = 'conversation:' + element.id;
+      if (!g) {
+        return t;
+      }
+      const c = g.conversation;
+      t.label = inertLabel(c.title || c.id, 60).text;
+      const waiting = g.items.filter((i) => i.pending).length;
+      const agent = c.agentName || c.agentId;
+      t.description = [agent && inertLine(agent), c.runtime && inertLine(c.runtime), TreeStrings.waiting(waiting)]
+        .filter(Boolean)
+        .join(' · ');
+      t.tooltip = [
+        inertBlock(c.title || c.id),
+        TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
+        TreeStrings.tooltipConversation(c.id, c.server),
+      ].join('\n');
+      t.iconPath = new vscode.ThemeIcon('comment-discussion');
+      t.contextValue = 'fountainConversation;';
+      return t;
+    }
+    const item = this.inbox.get(element.id);
+    const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
+    t.id = 'request:' + element.id;
+    if (!item) {
+      return t;
+    }
+    const label = inertLabel(item.label, 80);
+    t.label = label.text;
+    const kind = item.request.kind ?? 'other';
+    t.description = [inertLine(kind), this.stateText(item)].filter(Boolean).join(' · ');
+    t.tooltip = this.tooltip(item);
+    t.iconPath = item.pending
+      ? new vscode.ThemeIcon(
+          KIND_ICONS[kind] ?? 'question',
+          item.severity === 'high' ? new vscode.ThemeColor('list.warningForeground') : undefined,
+        )
+      : new vscode.ThemeIcon(
+          item.state.kind === 'answeredByYou' ? 'pass' : 'circle-slash',
+          new vscode.ThemeColor('disabledForeground'),
+        );
+    const flags = ['fountainRequest'];
+    if (item.answerable) {
+      flags.push('answerable');
+      if (inlineAllowOption(item.request.options)) {
+        flags.push('allowOnce');
+      }
+      if (inlineRejectOption(item.request.options)) {
+        flags.push('reject');
+      }
+    } else {
+      flags.push('closed');
+    }
+    if (item.request.diffs.length > 0) {
+      flags.push('diff');
+    }
+    t.contextValue = flags.join(';') + ';';
+    t.command = { command: 'fountain.request.showDetails', title: TreeStrings.showDetails, arguments: [element] };
+    t.accessibilityInformation = { label: `${label.text}, ${t.description}` };
+    return t;
+  }
+  //#endregion
+
+  /** "4:59 left", "answering…", "answered elsewhere: reject_once", "expired"… */
+  private stateText(item: InboxItem): string {
+    const s: ItemState = item.state;
+    switch (s.kind) {
+      case 'open':
+        return item.deadline !== undefined ? TreeStrings.left(formatCountdown(item.deadline - this.now()).text) : '';
+      case 'answering':
+        return TreeStrings.answering;
+      case 'leftOpen':
+        return TreeStrings.leftOpen(s.reason);
+      case 'answeredByYou':
+        return TreeStrings.answeredByYou(inertLine(s.optionId));
+      case 'resolvedElsewhere':
+        return s.optionId
+          ? TreeStrings.answeredElsewhere(inertLine(s.optionId))
+          : TreeStrings.answeredElsewhereNoOption;
+      case 'expired':
+        return TreeStrings.expired;
+      case 'turnEnded':
+        return TreeStrings.turnEnded;
+      case 'conversationEnded':
+        return TreeStrings.conversationEnded;
+      case 'noLongerWaiting':
+        return TreeStrings.noLongerWaiting;
+    }
+  }
+
+  /** Plain-text tooltip (never markdown): the full label and options, with control/bidi characters made visible. */
+  private tooltip(item: InboxItem): string {
+    const r = item.request;
+    const lines = [inertBlock(item.label), ''];
+    lines.push(TreeStrings.tooltipKind(inertLine(r.kind ?? '—')));
+    lines.push(TreeStrings.tooltipConversationTitle(inertLine(item.conversation.title || item.conversation.id)));
+    if (r.summary && r.summary !== item.label) {
+      lines.push(TreeStrings.tooltipSummary(inertBlock(r.summary)));
+    }
+    lines.push(
+      TreeStrings.tooltipOptions(r.options.map((o) => `${inertLine(o.name)} (${inertLine(o.kind)})`).join(', ')),
+    );
+    if (item.lastError) {
+      lines.push(TreeStrings.tooltipLastError(item.lastError.result.kind));
+    }
+    return lines.join('\n');
+  }
+}
+
+function convId(g: ConversationGroup): string {
+  return JSON.stringify([g.server, g.conversationId]);
+}

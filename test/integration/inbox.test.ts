@@ -1,0 +1,106 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { InboxItem } from '../../src/domain/inbox';
+import { getApi, harnessServer, waitFor } from './support';
+import { TestServer, type ServerInfo } from './serverClient';
+
+/** Items of one conversation that are still waiting. */
+const openIn = (items: InboxItem[], conversationId: string) =>
+  items.filter((i) => i.key.conversationId === conversationId && i.pending);
+
+describe('the extension against the local Fountain server', function () {
+  let server: TestServer;
+
+  before(function () {
+    const info = harnessServer();
+    if (!info || !process.env.FOUNTAIN_TEST_PRESEEDED) {
+      this.skip();
+    }
+    server = new TestServer(info as ServerInfo);
+  });
+
+  it('finds requests opened while it was not running (detached and in-turn) by backfill', async () => {
+    const api = await getApi();
+    const pre = JSON.parse(process.env.FOUNTAIN_TEST_PRESEEDED!) as { detached: string; inTurn: string };
+    const detached = await waitFor(
+      'the preseeded detached request',
+      () => openIn(api.items(), pre.detached)[0],
+      30_000,
+    );
+    const inTurn = await waitFor('the preseeded in-turn request', () => openIn(api.items(), pre.inTurn)[0], 30_000);
+    assert.equal(detached.source, 'backfill');
+    assert.equal(detached.detached, true);
+    assert.ok(
+      detached.deadline! > Date.now() + 86_400_000,
+      'the detached deadline is the agent timeout (2 days), not 5 minutes',
+    );
+    assert.equal(inTurn.source, 'backfill');
+    assert.equal(inTurn.detached, false);
+    assert.equal(inTurn.label, 'touch preseeded-in-turn.txt');
+    assert.deepEqual(
+      inTurn.request.options.map((o) => [o.optionId, o.name, o.kind]),
+      [
+        ['allow_always', 'Always Allow', 'allow_always'],
+        ['allow', 'Allow', 'allow_once'],
+        ['reject', 'Reject', 'reject_once'],
+      ],
+    );
+    assert.equal(api.connectionState().kind, 'connected');
+  });
+
+  it('sees a request that arrives live, and answering it lets the agent run the tool', async () => {
+    const api = await getApi();
+    const id = await server.startConversation('claude', 'run: touch live-answered.txt', { title: 'live one' });
+    const item = await waitFor('the live request', () => openIn(api.items(), id)[0]);
+    assert.equal(item.source, 'live');
+    const result = await api.answer(item.id, 'allow');
+    assert.deepEqual(result, { kind: 'answered' });
+    const state = await server.conversationState(id);
+    await waitFor('the file the approved command creates', () =>
+      fs.existsSync(path.join(state.cwd, 'live-answered.txt')),
+    );
+    await waitFor('the request to show as answered by you', () =>
+      api.items().find((i) => i.id === item.id && i.state.kind === 'answeredByYou'),
+    );
+  });
+
+  it('loses no request across a forced server-side stream abort (resumes with Last-Event-ID)', async () => {
+    const api = await getApi();
+    // Keep the client out for a moment: its next two stream connections get a 503, so the request below is
+    // recorded while no stream is open and can only arrive by replay (or backfill).
+    await server.control('POST', '/fail', { path: '/api/events/stream', status: 503, count: 2, retry_after: 1 });
+    await server.control('POST', '/streams/abort');
+    await waitFor('the client to notice the abort', () => api.connectionState().kind !== 'connected', 10_000);
+    const id = await server.startConversation('gemini', 'run: touch during-outage.txt', { title: 'during the outage' });
+    const item = await waitFor('the request made during the outage', () => openIn(api.items(), id)[0], 45_000);
+    assert.equal(item.request.options.map((o) => o.optionId).join(','), 'proceed_always,proceed_once,cancel');
+    await waitFor('the stream to be back', () => api.connectionState().kind === 'connected', 30_000);
+    // Nothing else was lost either: the earlier requests are still there and still waiting.
+    const pre = JSON.parse(process.env.FOUNTAIN_TEST_PRESEEDED!) as { detached: string; inTurn: string };
+    assert.equal(openIn(api.items(), pre.detached).length, 1);
+    assert.equal(openIn(api.items(), pre.inTurn).length, 1);
+  });
+
+  it('a request answered by another client first is marked answered elsewhere and a click sends nothing', async () => {
+    const api = await getApi();
+    const id = await server.startConversation('claude', 'run: touch answered-elsewhere.txt');
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    const direct = await server.api(
+      'POST',
+      `/api/conversations/${id}/requests/${encodeURIComponent(item.key.requestId)}`,
+      {
+        option_id: 'reject',
+      },
+    );
+    assert.equal(direct.status, 200);
+    const stale = await waitFor('the resolution to arrive', () =>
+      api.items().find((i) => i.id === item.id && i.state.kind === 'resolvedElsewhere'),
+    );
+    assert.equal(stale.state.kind === 'resolvedElsewhere' && stale.state.optionId, 'reject');
+    const before = await server.control<{ last_event_id: number }>('GET', '/state');
+    assert.equal(await api.answer(item.id, 'allow'), undefined, 'a stale click sends nothing');
+    const after = await server.control<{ last_event_id: number }>('GET', '/state');
+    assert.equal(after.last_event_id, before.last_event_id, 'the server saw no new answer');
+  });
+});
