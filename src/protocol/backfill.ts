@@ -97,7 +97,7 @@ export class Backfiller {
     // Conversations we hold open requests for that left the idle/running list: read them to learn why.
     const missing = new Set<string>();
     for (const r of tracker.openRequests()) {
-      if (!listed.has(r.key.conversationId)) {
+      if (before.has(keyId(r.key)) && !listed.has(r.key.conversationId)) {
         missing.add(r.key.conversationId);
       }
     }
@@ -174,7 +174,14 @@ export class Backfiller {
       }
     }
     tracker.closeAbsent(complete, openKeys);
-    emit({ type: 'backfillComplete', server: tracker.server, openKeys, conversationIds: complete, at: now() });
+    emit({
+      type: 'backfillComplete',
+      server: tracker.server,
+      openKeys,
+      conversationIds: complete,
+      at: now(),
+      startedAt: started,
+    });
     logger.info(
       `Backfill (${mode}) read ${complete.size} conversation(s) in ${now() - started} ms; ${openKeys.size} request(s) open.`,
     );

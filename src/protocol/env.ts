@@ -34,7 +34,7 @@ export interface Timers {
 export const realTimers: Timers = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
+    const t = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
     t.unref?.();
     return t;
   },
