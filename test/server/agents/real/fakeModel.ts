@@ -5,9 +5,10 @@
 //   Gemini:             POST /v1beta/models/<m>:streamGenerateContent?alt=sse, :generateContent, :countTokens
 // Everything else gets a 404 (claude probes `HEAD /` at start-up; a 404 is fine).
 //
-// The script: on the first main-loop turn the model asks for ONE shell command, derived from the prompt text;
-// on every later turn it answers with text and ends the turn. A "main-loop" request is one that carries tools;
-// the turn index is the number of assistant/model messages already in the conversation, so retries are stable.
+// The script, decided statelessly from the request (so retries get the same answer): a main-loop request (one that
+// carries tools) whose last message is a tool result gets the final text; any other main-loop request asks for ONE
+// shell command derived from the text of its last (user) message. So each prompt of a session asks once, and the
+// model never loops. turnIndex (assistant/model messages so far) is only logged.
 // Requests without tools are side queries (title generation, gemini's router classifier) and get a short reply.
 //
 // Prompt convention (see `parseFileDirective`): the prompt contains
@@ -56,12 +57,13 @@ export interface FakeModelRequest {
   readonly turnIndex?: number;
   /** The tool the model asked for in this reply, if any. */
   readonly toolCall?: { readonly name: string; readonly input: Record<string, unknown> };
-  /** For main turns after the first: the tool result the agent sent back (clipped), e.g. a refusal. */
+  /** For main turns that follow a tool call: the tool result the agent sent back (clipped), e.g. a refusal. */
   readonly lastMessage?: string;
 }
 
 export interface FakeModelOptions {
   /** Override how the shell command is derived from the request's user text. Default: `parseFileDirective`. */
+  /** Gets the JSON text of the request's last message (the prompt, plus whatever the agent wraps around it). */
   readonly deriveCommand?: (userText: string) => { command: string; description: string } | undefined;
   /** Text of the final answer after the tool ran (or was refused). */
   readonly finalText?: string;
@@ -107,9 +109,9 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
   const derive = opts.deriveCommand ?? defaultDerive;
   const finalText = opts.finalText ?? 'Done.';
 
-  /** Picks the reply for a main-loop request: the shell call on turn 0, text afterwards. */
-  function mainTurn(toolNames: string[], userText: string, turnIndex: number): Turn {
-    if (turnIndex > 0) {
+  /** Picks the reply for a main-loop request: after a tool result, the final text; after a prompt, the shell call. */
+  function mainTurn(toolNames: string[], userText: string, afterToolResult: boolean): Turn {
+    if (afterToolResult) {
       return { text: finalText };
     }
     const tool = SHELL_TOOLS.find((t) => toolNames.includes(t));
@@ -124,9 +126,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const tools = asArray(body.tools).map((t) => String(t.name ?? t.type));
     const messages = asArray(body.messages);
     const turnIndex = messages.filter((m) => m.role === 'assistant').length;
-    const userText = JSON.stringify(messages.filter((m) => m.role === 'user'));
+    const last = messages[messages.length - 1];
+    const lastText = JSON.stringify(last?.content ?? '');
+    const afterTool = asArray(last?.content).some((b) => b.type === 'tool_result');
     const main = tools.length > 0;
-    const turn: Turn = main ? mainTurn(tools, userText, turnIndex) : { text: 'none' };
+    const turn: Turn = main ? mainTurn(tools, lastText, afterTool) : { text: 'none' };
     const blocks: Json[] = [];
     if (turn.text) {
       blocks.push({ type: 'text', text: turn.text });
@@ -176,12 +180,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       ev('message_stop', {});
       res.end();
     }
-    const last = messages[messages.length - 1];
     return {
       kind: main ? 'main' : 'side',
       ...(main ? { turnIndex } : {}),
       ...(turn.toolCall ? { toolCall: turn.toolCall } : {}),
-      ...(main && turnIndex > 0 ? { lastMessage: clip(JSON.stringify(last?.content)) } : {}),
+      ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
     };
   }
 
@@ -189,13 +192,15 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const tools = asArray(body.tools).flatMap((t) => asArray(t.functionDeclarations).map((f) => String(f.name)));
     const contents = asArray(body.contents);
     const turnIndex = contents.filter((c) => c.role === 'model').length;
-    const userText = JSON.stringify(contents.filter((c) => c.role === 'user'));
+    const last = contents[contents.length - 1];
+    const lastText = JSON.stringify(last?.parts ?? '');
+    const afterTool = asArray(last?.parts).some((part) => part.functionResponse !== undefined);
     const main = tools.length > 0;
     const config = (body.generationConfig ?? {}) as Json;
     let parts: Json[];
     let turn: Turn | undefined;
     if (main) {
-      turn = mainTurn(tools, userText, turnIndex);
+      turn = mainTurn(tools, lastText, afterTool);
       parts = [];
       if (turn.text) {
         parts.push({ text: turn.text });
@@ -222,12 +227,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(chunk));
     }
-    const last = contents[contents.length - 1];
     return {
       kind: main ? 'main' : 'side',
       ...(main ? { turnIndex } : {}),
       ...(turn?.toolCall ? { toolCall: turn.toolCall } : {}),
-      ...(main && turnIndex > 0 ? { lastMessage: clip(JSON.stringify(last?.parts)) } : {}),
+      ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
     };
   }
 

@@ -28,7 +28,7 @@ interface RunResult {
   readonly answers: acp.RequestPermissionResponse[];
   /** tool_call / tool_call_update notifications, with whether they arrived before the first permission request. */
   readonly toolUpdates: { update: acp.SessionUpdate; beforeFirstRequest: boolean }[];
-  readonly stopReason: acp.StopReason;
+  readonly stopReasons: acp.StopReason[];
   readonly agent: RealAgentProcess;
   /** The agent process's environment as the kernel saw it right after spawn (Linux /proc). */
   readonly environ: Record<string, string> | undefined;
@@ -69,8 +69,17 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: () => string): Promise<
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** One conversation: spawn, initialize, session/new, one prompt; every permission request answered by `answer`. */
-async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: string, cwd: string): Promise<RunResult> {
+/**
+ * One conversation: spawn, initialize, session/new, then the prompts in order. Permission request i is answered with
+ * the first offered option of kind answers[i] (the last entry repeats).
+ */
+async function runOnce(
+  preset: RealAgentPreset,
+  answerKinds: AnswerKind | AnswerKind[],
+  prompts: string | string[],
+  cwd: string,
+): Promise<RunResult> {
+  const kinds = Array.isArray(answerKinds) ? answerKinds : [answerKinds];
   const launcher = createRealAgent(preset);
   const agent = await launcher({
     conversationId: randomUUID(),
@@ -85,6 +94,7 @@ async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: stri
     .client({ name: 'fountain-real-agent-test' })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params);
+      const answer = kinds[Math.min(permissionRequests.length - 1, kinds.length - 1)];
       const option = params.options.find((o) => o.kind === answer);
       // Only ever an offered id; if the kind is missing we cancel, and the assertions below fail.
       const response: acp.RequestPermissionResponse = option
@@ -117,14 +127,18 @@ async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: stri
       PROMPT_TIMEOUT_MS,
       diag,
     );
-    const result = await withTimeout(
-      connection.agent.request(acp.methods.agent.session.prompt, {
-        sessionId: session.sessionId,
-        prompt: [{ type: 'text', text: prompt }],
-      }),
-      PROMPT_TIMEOUT_MS,
-      diag,
-    );
+    const stopReasons: acp.StopReason[] = [];
+    for (const text of Array.isArray(prompts) ? prompts : [prompts]) {
+      const result = await withTimeout(
+        connection.agent.request(acp.methods.agent.session.prompt, {
+          sessionId: session.sessionId,
+          prompt: [{ type: 'text', text }],
+        }),
+        PROMPT_TIMEOUT_MS,
+        diag,
+      );
+      stopReasons.push(result.stopReason);
+    }
     connection.close();
     await agent.dispose();
     await agent.dispose(); // idempotent
@@ -135,7 +149,7 @@ async function runOnce(preset: RealAgentPreset, answer: AnswerKind, prompt: stri
       permissionRequests,
       answers,
       toolUpdates,
-      stopReason: result.stopReason,
+      stopReasons,
       agent,
       environ,
       afterDispose: {
@@ -268,7 +282,7 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
         const allow = run.permissionRequests[0].options.find((o) => o.kind === 'allow_once')!;
         assert.deepEqual(run.answers, [{ outcome: { outcome: 'selected', optionId: allow.optionId } }]);
         assert.equal(fs.readFileSync(path.join(cwd, fileName), 'utf8'), `${content}\n`);
-        assert.equal(run.stopReason, 'end_turn');
+        assert.deepEqual(run.stopReasons, ['end_turn']);
         const id = run.permissionRequests[0].toolCall.toolCallId;
         assert.ok(
           run.toolUpdates.some(
@@ -301,7 +315,7 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
         assert.equal(run.afterDispose.groupAlive, false);
         assert.equal(run.afterDispose.homeExists, run.environ ? false : undefined);
         // The model got a second turn carrying the tool result.
-        assert.ok(run.agent.modelRequests.some((r) => r.kind === 'main' && r.turnIndex === 1));
+        assert.ok(run.agent.modelRequests.some((r) => r.kind === 'main' && r.lastMessage !== undefined));
       });
 
       it('reject_once: the command never runs and no file appears', async () => {
@@ -317,11 +331,35 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
         assert.equal(fs.existsSync(path.join(cwd, fileName)), false);
         assert.deepEqual(fs.readdirSync(cwd), [], 'cwd stays empty');
         assert.equal(run.afterDispose.groupAlive, false);
-        assert.equal(run.stopReason, 'end_turn');
+        assert.deepEqual(run.stopReasons, ['end_turn']);
         // Both agents report the refusal to the model (claude: is_error tool_result; gemini: "canceled by the user").
-        const second = run.agent.modelRequests.find((r) => r.kind === 'main' && r.turnIndex === 1);
+        const second = run.agent.modelRequests.find((r) => r.kind === 'main' && r.lastMessage !== undefined);
         assert.ok(second?.lastMessage && /refused|cancel/i.test(second.lastMessage), JSON.stringify(second));
       });
+
+      // One preset is enough for the multi-prompt case (keeps the file well under 30 s on 2 cores); gemini behaves
+      // the same in the shared captures (shell-allow_once-2prompts).
+      if (preset === 'claude') {
+        it('asks again for each prompt of one session; answers apply per request (allow_once, then reject_once)', async () => {
+          const tag = randomUUID().slice(0, 8);
+          const first = `first-${tag}.txt`;
+          const second = `second-${tag}.txt`;
+          const cwd = tempCwd();
+          const run = await runOnce(
+            preset,
+            ['allow_once', 'reject_once'],
+            [`create file ${first} containing one`, `create file ${second} containing two`],
+            cwd,
+          );
+          assert.equal(run.permissionRequests.length, 2, 'allow_once is not remembered: the second prompt asks again');
+          assert.ok(run.permissionRequests[0].toolCall.title?.includes(first));
+          assert.ok(run.permissionRequests[1].toolCall.title?.includes(second));
+          assert.notEqual(run.permissionRequests[0].toolCall.toolCallId, run.permissionRequests[1].toolCall.toolCallId);
+          assert.deepEqual(run.stopReasons, ['end_turn', 'end_turn']);
+          assert.deepEqual(fs.readdirSync(cwd), [first]);
+          assert.equal(fs.readFileSync(path.join(cwd, first), 'utf8'), 'one\n');
+        });
+      }
     });
   }
 });
