@@ -1,0 +1,211 @@
+import * as assert from 'node:assert/strict';
+import { keyId, type FeedEvent } from '../../../src/domain/model';
+import { RequestTracker, mergeDetails, toOptions } from '../../../src/protocol/mapping';
+import { memoryLogger } from './fakes';
+
+const S = 'https://f.example';
+const OPTS = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+let nextId = 1;
+function output(conv: string, rid: string, extra: Record<string, unknown> = {}) {
+  return {
+    id: String(nextId++),
+    event: 'output',
+    data: JSON.stringify({
+      kind: 'output',
+      stream: 'acp',
+      data: 'x',
+      turn_id: 't1',
+      ts: '2026-01-01T00:00:00Z',
+      conversation_id: conv,
+      blocks: [{ kind: 'permission_request', request_id: rid, name: 'Bash', summary: 's', options: OPTS }],
+      ...extra,
+    }),
+  };
+}
+function stage(
+  conv: string,
+  stageName: string,
+  state: string,
+  data: unknown,
+  id: string | undefined = String(nextId++),
+) {
+  return {
+    id,
+    event: 'stage',
+    data: JSON.stringify({
+      kind: 'stage',
+      stage: stageName,
+      state,
+      data: JSON.stringify(data),
+      conversation_id: conv,
+      ts: '2026-01-01T00:00:01Z',
+    }),
+  };
+}
+const types = (evs: FeedEvent[]) => evs.map((e) => e.type);
+
+describe('protocol/mapping', () => {
+  it('keeps options verbatim and in order, drops entries without an optionId, fills a missing name', () => {
+    const log = memoryLogger();
+    const raw = [
+      { optionId: 'b', name: 'B', kind: 'reject_once', _meta: { x: 1 } },
+      { name: 'no id', kind: 'allow_once' },
+      { optionId: 'a', kind: 'allow_once' },
+      { optionId: '', name: 'empty' },
+    ];
+    const opts = toOptions(raw, log);
+    assert.deepEqual(opts, [
+      { optionId: 'b', name: 'B', kind: 'reject_once', _meta: { x: 1 } },
+      { optionId: 'a', name: 'a', kind: 'allow_once' },
+    ]);
+    assert.equal(log.lines.filter((l) => l.startsWith('warn')).length, 2);
+  });
+
+  it('dedupes by event id and by request key', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    const m = output('c1', 'r1');
+    assert.deepEqual(types(t.handleSse(m).events), ['requestOpened']);
+    assert.equal(t.handleSse(m).duplicate, true);
+    assert.deepEqual(
+      t.handleSse({ ...m, id: String(nextId++) }).events,
+      [],
+      'same content under a new id is not re-emitted',
+    );
+    const done = stage('c1', 'request', 'done', { request_id: 'r1', outcome: 'answered', option_id: 'allow' });
+    assert.deepEqual(types(t.handleSse(done).events), ['requestResolved']);
+    assert.deepEqual(t.handleSse({ ...done, id: String(nextId++) }).events, []);
+  });
+
+  it('never resurrects a request resolved out of order', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    t.handleSse(stage('c1', 'request', 'done', { request_id: 'r9', outcome: 'timeout', option_id: null }));
+    assert.deepEqual(t.handleSse(output('c1', 'r9')).events, []);
+    assert.deepEqual(t.handleSse(stage('c1', 'request', 'started', { request_id: 'r9', options: OPTS })).events, []);
+    assert.equal(t.get({ server: S, conversationId: 'c1', requestId: 'r9' }), undefined);
+  });
+
+  it('the same request id in two conversations are two requests', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    assert.equal(t.handleSse(output('c1', '0.aa')).events.length, 1);
+    assert.equal(t.handleSse(output('c2', '0.aa')).events.length, 1);
+    t.handleSse(stage('c1', 'request', 'done', { request_id: '0.aa', outcome: 'answered' }));
+    assert.ok(t.get({ server: S, conversationId: 'c2', requestId: '0.aa' }));
+  });
+
+  it('holds a request seen without options until a sighting brings them', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    assert.deepEqual(t.handleSse(stage('c1', 'request', 'started', { request_id: 'r2', timeout_ms: 1000 })).events, []);
+    const evs = t.handleSse(output('c1', 'r2')).events;
+    assert.equal(evs.length, 1);
+    const e = evs[0];
+    assert.ok(e.type === 'requestOpened');
+    assert.equal(e.request.deadline, Date.parse('2026-01-01T00:00:01Z') + 1000);
+    assert.equal(e.request.options.length, 2);
+  });
+
+  it('turn/done waiting keeps the waiting request (detached, new deadline); other terminal turns close in-turn ones', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    t.handleSse(output('c1', 'w1'));
+    const evs = t.handleSse(
+      stage('c1', 'turn', 'done', {
+        turn_id: 't1',
+        stop_reason: 'waiting',
+        waiting: true,
+        waiting_request_id: 'w1',
+        waiting_deadline: '2026-01-03T00:00:00Z',
+      }),
+    ).events;
+    assert.deepEqual(types(evs), ['turnEndedWaiting']);
+    const d = t.get({ server: S, conversationId: 'c1', requestId: 'w1' })!;
+    assert.equal(d.detached, true);
+    assert.equal(d.deadline, Date.parse('2026-01-03T00:00:00Z'));
+    t.handleSse(output('c1', 'i1'));
+    assert.deepEqual(
+      types(t.handleSse(stage('c1', 'turn', 'failed', { turn_id: 't1', stop_reason: 'refusal' })).events),
+      ['turnEnded'],
+    );
+    assert.equal(t.get({ server: S, conversationId: 'c1', requestId: 'i1' }), undefined, 'in-turn request closed');
+    assert.ok(t.get({ server: S, conversationId: 'c1', requestId: 'w1' }), 'detached request survives');
+  });
+
+  it('a server stage event without id asks for a reconnect; conversations events ask for a re-list', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    assert.equal(t.handleSse(stage('c1', 'server', 'failed', { reason: 'x' }, undefined)).reconnect, true);
+    assert.equal(t.handleSse({ event: 'conversations', data: '{"reason":"changed"}' }).conversationsChanged, true);
+  });
+
+  it('terminal conversation status ends its requests once', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    t.handleSse(output('c1', 'r1'));
+    const first = t.applyConversation({ id: 'c1', status: 'failed' });
+    assert.deepEqual(types(first), ['conversation', 'conversationEnded']);
+    assert.deepEqual(types(t.applyConversation({ id: 'c1', status: 'failed' })), ['conversation']);
+    assert.equal(t.openCount, 0);
+  });
+
+  it('closeAbsent closes only requests of fully read conversations that were not found', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    t.handleSse(output('c1', 'a'));
+    t.handleSse(output('c1', 'b'));
+    t.handleSse(output('c2', 'c'));
+    const keep = keyId({ server: S, conversationId: 'c1', requestId: 'a' });
+    t.closeAbsent(new Set(['c1']), new Set([keep]));
+    assert.deepEqual(
+      t.openRequests().map((r) => r.key.requestId),
+      ['a', 'c'],
+    );
+  });
+
+  it('reads diffs, text, locations (incl. fountain.sandboxLocations) and _meta.fountain.timeout from the raw line', () => {
+    const t = new RequestTracker(S, memoryLogger());
+    const line = JSON.stringify({
+      jsonrpc: '2.0',
+      id: '4.0011223344556677',
+      method: 'session/request_permission',
+      params: {
+        sessionId: 's',
+        toolCall: {
+          toolCallId: 'tc',
+          title: 'Edit a.ts',
+          kind: 'edit',
+          content: [
+            { type: 'diff', path: '/w/a.ts', oldText: null, newText: 'x' },
+            { type: 'content', content: { type: 'text', text: 'why' } },
+            { type: 'terminal', terminalId: 't' },
+            { type: 'diff', path: 3 },
+          ],
+          locations: [{ path: '/w/a.ts', line: 3 }],
+          _meta: { 'fountain.sandboxLocations': [{ path: '/sandbox/a.ts' }] },
+        },
+        options: OPTS,
+        _meta: { fountain: { timeout: 600 } },
+      },
+    });
+    const evs = t.handleSse({
+      id: String(nextId++),
+      event: 'output',
+      data: JSON.stringify({ kind: 'output', stream: 'acp', data: line, conversation_id: 'c1' }),
+    }).events;
+    assert.equal(evs.length, 1);
+    const r = (evs[0] as Extract<FeedEvent, { type: 'requestOpened' }>).request;
+    assert.deepEqual(r.diffs, [{ path: '/w/a.ts', oldText: null, newText: 'x' }]);
+    assert.deepEqual(r.textContent, ['why']);
+    assert.deepEqual(r.locations, [{ path: '/w/a.ts', line: 3 }, { path: '/sandbox/a.ts' }]);
+    assert.equal(r.metaTimeoutSec, 600);
+    assert.equal(r.key.requestId, '4.0011223344556677');
+  });
+
+  it('mergeDetails: earlier fields win, a detached deadline replaces an in-turn one', () => {
+    const key = { server: S, conversationId: 'c', requestId: 'r' };
+    const a = mergeDetails(key, undefined, { name: 'A', deadline: 10, options: OPTS });
+    const b = mergeDetails(key, a, { name: 'B', deadline: 20 });
+    assert.equal(b.name, 'A');
+    assert.equal(b.deadline, 10);
+    const c = mergeDetails(key, b, { detached: true, deadline: 30 });
+    assert.equal(c.deadline, 30);
+    assert.equal(c.detached, true);
+  });
+});
