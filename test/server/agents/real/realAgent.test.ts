@@ -262,6 +262,15 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
     assert.equal(createRealAgent('gemini').id, 'real-gemini');
   });
 
+  it('reports a missing install instead of spawning, with the setup hint', async () => {
+    const nowhere = path.join(os.tmpdir(), `fountain-no-agents-${randomUUID()}`);
+    assert.equal(realAgentsInstalled('claude', nowhere), false);
+    const launch = createRealAgent('claude', { runtimeDir: nowhere });
+    await assert.rejects(launch({ conversationId: randomUUID(), cwd: tempCwd(), env: {} }), (e: Error) =>
+      e.message.includes('setup-acp-agents.sh'),
+    );
+  });
+
   for (const preset of PRESETS) {
     describe(preset, () => {
       before(function () {
