@@ -154,8 +154,9 @@ export class Engine {
   touch(conv: ConversationRec, changes: Partial<ConversationRec> = {}): void {
     Object.assign(conv, changes);
     const now = this.now();
-    conv.updated_ms = Math.max(now, conv.updated_ms + 1);
-    conv.updated_at = iso(conv.updated_ms);
+    conv.updated_ms = now;
+    conv.updated_at = iso(now);
+    conv.update_seq = this.store.nextUpdateSeq();
     this.store.saveConv(conv);
     this.opts.hub.conversationsChanged(conv.user_id);
   }
@@ -238,6 +239,7 @@ export class Engine {
       inserted_at: iso(now),
       updated_at: iso(now),
       updated_ms: now,
+      update_seq: this.store.nextUpdateSeq(),
       last_active_at: null,
     };
     this.store.saveConv(conv);

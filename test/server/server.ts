@@ -363,7 +363,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
             (!channelId || c.channel_id === channelId) &&
             labels.every(([k, v]) => c.labels[k] === v),
         );
-        list.sort((a, b) => b.updated_ms - a.updated_ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+        list.sort(
+          (a, b) =>
+            b.updated_ms - a.updated_ms || b.update_seq - a.update_seq || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+        );
         if (limit !== undefined) {
           list = list.slice(0, limit);
         }

@@ -61,6 +61,8 @@ export interface ConversationRec {
   updated_at: string;
   /** For ordering ties: updated_at in ms. */
   updated_ms: number;
+  /** Server-wide change counter: breaks updated_at ties (a frozen test clock) by recency, not by id. */
+  update_seq: number;
   last_active_at: string | null;
 }
 
@@ -136,6 +138,7 @@ export class Store {
   readonly requests = new Map<string, RequestRec>();
   readonly events: EventRec[] = [];
   lastEventId = 0;
+  private updateSeq = 0;
   /** Every record since the beginning (the in-memory twin of the state file). */
   private readonly records: Rec[];
 
@@ -183,6 +186,7 @@ export class Store {
         break;
       case 'conv':
         this.conversations.set(r.v.id, r.v);
+        this.updateSeq = Math.max(this.updateSeq, r.v.update_seq ?? 0);
         break;
       case 'turn':
         this.turns.set(r.v.id, r.v);
@@ -230,6 +234,10 @@ export class Store {
     const ev: EventRec = { id: this.lastEventId + 1, ...e };
     this.save({ t: 'ev', v: ev });
     return ev;
+  }
+
+  nextUpdateSeq(): number {
+    return ++this.updateSeq;
   }
 
   turnsOf(conversationId: string): TurnRec[] {
