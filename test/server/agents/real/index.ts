@@ -172,6 +172,7 @@ export function createRealAgent(preset: RealAgentPreset, opts: RealAgentOptions 
     try {
       model = await startFakeModel(opts.model);
       spec.prepare(home);
+      // ctx.env goes first, so callers add variables but cannot replace HOME, PATH or the model endpoint.
       const callerEnv = Object.fromEntries(Object.entries(ctx.env ?? {}).filter(([k]) => !FORBIDDEN_ENV.test(k)));
       const env: Record<string, string> = {
         ...callerEnv,
@@ -190,6 +191,8 @@ export function createRealAgent(preset: RealAgentPreset, opts: RealAgentOptions 
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
+      // A spawn failure (e.g. cwd missing) arrives as an async 'error' event; without a listener it would crash.
+      child.once('error', () => undefined);
     } catch (e) {
       await model?.close();
       fs.rmSync(root, { recursive: true, force: true });
@@ -201,7 +204,7 @@ export function createRealAgent(preset: RealAgentPreset, opts: RealAgentOptions 
     if (pid === undefined) {
       await fake.close();
       fs.rmSync(root, { recursive: true, force: true });
-      throw new Error(`could not spawn ${preset} agent (${entry})`);
+      throw new Error(`could not spawn the ${preset} agent (${entry}) in cwd ${ctx.cwd}`);
     }
     liveGroups.add(pid);
 
