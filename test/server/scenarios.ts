@@ -58,7 +58,12 @@ const DEMO: Step[] = [
     labels: { team: 'web' },
   },
   { atMs: 55_000, agent: 'claude', title: 'Create a marker', prompt: 'run: touch demo-marker.txt' },
-  { atMs: 5_000, agent: 'real-claude', title: 'Real Claude adapter', prompt: 'Run the scripted tool call, please.' },
+  {
+    atMs: 5_000,
+    agent: 'real-claude',
+    title: 'Real Claude adapter',
+    prompt: 'Please create file demo-real.txt containing hello from the real agent',
+  },
 ];
 
 export async function runScenario(name: string, server: RunningServer): Promise<void> {

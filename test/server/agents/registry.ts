@@ -9,7 +9,10 @@ import { scriptedAgents } from './scripted';
 import type { AgentDefinition, AgentLauncher } from './types';
 
 interface RealModule {
-  createRealAgent(preset: 'claude' | 'gemini'): AgentLauncher | { launch: AgentLauncher } | Promise<AgentLauncher>;
+  createRealAgent(
+    preset: 'claude' | 'gemini',
+  ): AgentLauncher | { launch: AgentLauncher; policy?: Record<string, unknown> };
+  realAgentsInstalled?(preset?: 'claude' | 'gemini'): boolean;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,7 +30,11 @@ export async function realAgents(log: (m: string) => void = () => undefined): Pr
     }
     const out: AgentDefinition[] = [];
     for (const preset of ['claude', 'gemini'] as const) {
-      const made = await mod.createRealAgent(preset);
+      if (mod.realAgentsInstalled && !mod.realAgentsInstalled(preset)) {
+        log(`real ${preset} agent not installed (bash test/harness/setup-acp-agents.sh); not registered`);
+        continue;
+      }
+      const made = mod.createRealAgent(preset);
       const launch: AgentLauncher = typeof made === 'function' ? made : made.launch.bind(made);
       out.push({
         id: `real-${preset}`,
