@@ -702,7 +702,7 @@ class ScriptedAgent {
     }
     const meta: Record<string, unknown> = { ...(a.meta ?? {}) };
     if (typeof wait === 'number') {
-      meta.fountain = { ...((meta.fountain) ?? {}), timeout: wait };
+      meta.fountain = { ...(meta.fountain ?? {}), timeout: wait };
     }
     const params: Record<string, unknown> = { sessionId: this.sessionId, toolCall: a.toolCall, options: a.options };
     if (Object.keys(meta).length) {
