@@ -1,0 +1,182 @@
+/**
+ * The local approval history: one entry per answer the user gave from this extension. It is a record for the user
+ * (and the input of policy recommendations), never a permission authority: nothing is ever answered from it.
+ *
+ * Storage is two rotating segments of JSON lines (current and previous), so the history is bounded at
+ * 2 × `segmentSize` entries and a write is one appended line. The backend is injected; the platform layer writes
+ * files in the extension's global storage, tests use memory.
+ */
+import { z } from 'zod';
+import { Emitter, type Event } from './events';
+
+/** What became of an answer: the server took it, someone (or something) else resolved it first, or it failed. */
+export type HistoryOutcome = 'answered' | 'resolvedElsewhere' | 'failed';
+
+export interface HistoryEntry {
+  /** Epoch ms. */
+  readonly at: number;
+  readonly server: string;
+  readonly conversationId: string;
+  readonly agentId?: string;
+  readonly agentName?: string;
+  readonly runtime?: string;
+  /** The ACP tool kind (untrusted text). */
+  readonly kind?: string;
+  /** The tool label (untrusted; may hold secrets, so only kept when `fountain.history.keepLabels` is on). */
+  readonly label?: string;
+  readonly optionId: string;
+  /** The chosen option's ACP kind (allow_once, reject_always, …). */
+  readonly optionKind?: string;
+  readonly outcome: HistoryOutcome;
+  /** The answer result's kind when it failed (network, auth, …). */
+  readonly detail?: string;
+}
+
+const optStr = z.string().optional();
+/** One stored line. Lines that do not parse (a crash mid-write, a hand edit) are skipped. */
+export const HistoryEntrySchema = z.object({
+  at: z.number(),
+  server: z.string(),
+  conversationId: z.string(),
+  agentId: optStr,
+  agentName: optStr,
+  runtime: optStr,
+  kind: optStr,
+  label: optStr,
+  optionId: z.string(),
+  optionKind: optStr,
+  outcome: z.enum(['answered', 'resolvedElsewhere', 'failed']),
+  detail: optStr,
+});
+
+/** Where the two segments live. Every method may reject (I/O); the log reports and carries on. */
+export interface HistoryBackend {
+  /** Lines of the previous and current segments, oldest first within each. Missing segments are empty. */
+  read(): Promise<{ previous: string[]; current: string[] }>;
+  append(line: string): Promise<void>;
+  /** Makes the current segment the previous one (dropping the old previous) and starts an empty current one. */
+  rotate(): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface HistoryLogOptions {
+  /** Entries per segment; the log keeps at most twice this. Default 500. */
+  readonly segmentSize?: number;
+  /** Called when the backend fails; the in-memory history stays correct for this session. */
+  readonly onError?: (err: unknown) => void;
+}
+
+export class HistoryLog {
+  private readonly _onDidChange = new Emitter<void>();
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+  readonly segmentSize: number;
+  private previous: HistoryEntry[] = [];
+  private current: HistoryEntry[] = [];
+  /** Writes run one after another, in call order. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly backend: HistoryBackend,
+    private readonly opts: HistoryLogOptions = {},
+  ) {
+    this.segmentSize = Math.max(1, Math.floor(opts.segmentSize ?? 500));
+  }
+
+  /** Reads the stored segments (call once, before recording). */
+  load(): Promise<void> {
+    return this.enqueue(async () => {
+      const { previous, current } = await this.backend.read();
+      this.previous = parseLines(previous).slice(-this.segmentSize);
+      this.current = parseLines(current).slice(-this.segmentSize);
+      this._onDidChange.fire();
+    });
+  }
+
+  /** Appends one entry, rotating first when the current segment is full. */
+  record(entry: HistoryEntry): Promise<void> {
+    const parsed = HistoryEntrySchema.safeParse(entry);
+    if (!parsed.success) {
+      return Promise.resolve();
+    }
+    const clean = parsed.data as HistoryEntry;
+    return this.enqueue(async () => {
+      if (this.current.length >= this.segmentSize) {
+        this.previous = this.current;
+        this.current = [];
+        await this.backend.rotate();
+      }
+      this.current.push(clean);
+      this._onDidChange.fire();
+      await this.backend.append(JSON.stringify(clean));
+    });
+  }
+
+  clear(): Promise<void> {
+    return this.enqueue(async () => {
+      this.previous = [];
+      this.current = [];
+      this._onDidChange.fire();
+      await this.backend.clear();
+    });
+  }
+
+  /** Every entry, newest first. */
+  entries(): HistoryEntry[] {
+    return [...this.previous, ...this.current].reverse();
+  }
+
+  get size(): number {
+    return this.previous.length + this.current.length;
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(step).catch((err: unknown) => this.opts.onError?.(err));
+    this.queue = run;
+    return run;
+  }
+}
+
+function parseLines(lines: readonly string[]): HistoryEntry[] {
+  const out: HistoryEntry[] = [];
+  for (const line of lines) {
+    if (!line.trim()) {
+      continue;
+    }
+    try {
+      const r = HistoryEntrySchema.safeParse(JSON.parse(line));
+      if (r.success) {
+        out.push(r.data);
+      }
+    } catch {
+      // a torn or hand-edited line: skip it
+    }
+  }
+  return out;
+}
+
+/** An in-memory backend (tests, and the fallback when no storage folder is available). */
+export class MemoryHistoryBackend implements HistoryBackend {
+  previous: string[] = [];
+  current: string[] = [];
+  read(): Promise<{ previous: string[]; current: string[] }> {
+    return Promise.resolve({ previous: [...this.previous], current: [...this.current] });
+  }
+  append(line: string): Promise<void> {
+    this.current.push(line);
+    return Promise.resolve();
+  }
+  rotate(): Promise<void> {
+    this.previous = this.current;
+    this.current = [];
+    return Promise.resolve();
+  }
+  clear(): Promise<void> {
+    this.previous = [];
+    this.current = [];
+    return Promise.resolve();
+  }
+}
