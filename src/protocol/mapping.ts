@@ -338,6 +338,8 @@ export class RequestTracker {
   private readonly endedConversations = new Set<string>();
   private readonly memory: number;
   private readonly now: () => number;
+  private readonly seenRing: { values: Array<string | undefined>; next: number } = { values: [], next: 0 };
+  private readonly closedRing: { values: Array<string | undefined>; next: number } = { values: [], next: 0 };
 
   constructor(
     readonly server: string,
@@ -379,6 +381,11 @@ export class RequestTracker {
 
   /** One message from the account-wide SSE stream. */
   handleSse(msg: SseMessage): TrackResult {
+    // Output events are only read when they can carry a permission request: ordinary tool output (the bulk of
+    // the stream) is neither parsed nor validated nor remembered, which keeps the pipeline near the parser's speed.
+    if (msg.event === 'output' && !mayCarryPermission(msg.data)) {
+      return { events: [] };
+    }
     if (msg.id !== undefined) {
       if (this.seenIds.has(msg.id)) {
         return { events: [], duplicate: true };
@@ -725,15 +732,26 @@ export class RequestTracker {
     this.remember(this.closed, k);
   }
 
+  /** Adds to a bounded set; the oldest entry is forgotten first (ring buffer: O(1), no Set iteration). */
   private remember(set: Set<string>, v: string): void {
-    set.add(v);
-    if (set.size > this.memory) {
-      const oldest = set.values().next().value;
-      if (oldest !== undefined) {
-        set.delete(oldest);
-      }
+    if (set.has(v)) {
+      return;
     }
+    set.add(v);
+    const ring = set === this.closed ? this.closedRing : this.seenRing;
+    const evicted = ring.values[ring.next];
+    if (evicted !== undefined) {
+      set.delete(evicted);
+    }
+    ring.values[ring.next] = v;
+    ring.next = (ring.next + 1) % this.memory;
   }
+}
+
+/** Cheap pre-check on an output event's raw text: a permission block or a raw request line must be named in it. */
+export function mayCarryPermission(data: string): boolean {
+  // Both `permission_request` (block kind) and `session/request_permission` (raw line) contain this word.
+  return data.includes('permission');
 }
 
 /** Fields of `a` win; `b` fills what `a` lacks (undefined values, empty arrays). */
