@@ -55,6 +55,24 @@ describe('test server: the answer route (in-turn requests)', function () {
     assert.equal(stageData(dones[0]).option_id, winner);
   });
 
+  it('the control log records every answer with its status and body (the UI tests count answers with it)', async () => {
+    const { id, requestId } = await createAndAsk(server, 'claude', 'run: touch logged.txt');
+    await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow' } });
+    await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'reject' } });
+    const res = await fetch(`${server.controlUrl}/log`, { headers: { 'x-control-token': server.controlToken } });
+    const log = ((await res.json()) as { data: { method: string; path: string; status: number; body?: unknown }[] })
+      .data;
+    const answers = log.filter((e) => e.method === 'POST' && e.path === answerPath(id, requestId));
+    assert.deepEqual(
+      answers.map((e) => [e.status, e.body]),
+      [
+        [200, { option_id: 'allow' }],
+        [409, { option_id: 'reject' }],
+      ],
+    );
+    assert.ok(!log.some((e) => e.path.startsWith('/_control')), 'control calls are not logged');
+  });
+
   it('sprite key gets 403 sprite_may_not_answer, before the lookup (even for a conversation that does not exist)', async () => {
     const { id, requestId } = await createAndAsk(server, 'claude', 'run: ls');
     const sprite = server.spriteKey(id)!;

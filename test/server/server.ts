@@ -131,7 +131,16 @@ function sendJson(res: ServerResponse, r: HttpResult): void {
   res.end(body);
 }
 
+/** Bodies read per request, so the request log can show what a client sent. */
+const bodiesRead = new WeakMap<IncomingMessage, unknown>();
+
 async function readBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBodyRaw(req);
+  bodiesRead.set(req, body);
+  return body;
+}
+
+async function readBodyRaw(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -659,6 +668,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       }),
     },
     {
+      method: 'GET',
+      re: /^\/_control\/log$/,
+      name: 'control',
+      json: true,
+      auth: 'control',
+      handle: () => ({ status: 200, body: { data: requestLog } }),
+    },
+    {
       method: 'POST',
       re: /^\/_control\/clock\/advance$/,
       name: 'control',
@@ -913,8 +930,24 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     return f;
   };
 
+  /** Every API request this server answered (not the control API), newest last; bounded. */
+  const requestLog: { at: string; method: string; path: string; status: number; body?: unknown }[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!url.pathname.startsWith('/_control')) {
+      res.once('finish', () => {
+        requestLog.push({
+          at: new Date(clock.now()).toISOString(),
+          method: req.method ?? '',
+          path: url.pathname,
+          status: res.statusCode,
+          ...(bodiesRead.has(req) ? { body: bodiesRead.get(req) } : {}),
+        });
+        if (requestLog.length > 5000) {
+          requestLog.splice(0, requestLog.length - 5000);
+        }
+      });
+    }
     let route: Route | undefined;
     let params: string[] = [];
     let methodMismatch = false;
