@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import type { HistoryEntry } from './domain/history';
 import { Inbox, type InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
+import type { Recommendation } from './domain/recommendations';
 import { Config } from './platform/config';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
@@ -14,6 +16,8 @@ import { ConnectionStatus } from './ui/connectionStatus';
 import { RequestDetails } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
+import { PolicyFeature, type EditScript } from './ui/policyFeature';
+import type { EditResult } from './ui/policyEditor';
 import { InboxTicker } from './ui/ticker';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
@@ -26,8 +30,14 @@ export interface TestApi {
   readonly tree: () => {
     label: string;
     description: string;
-    children: { label: string; description: string; contextValue: string }[];
+    children: { label: string; description: string; contextValue: string; tooltip: string }[];
   }[];
+  /** Why a request asked ("ask by kind "execute" in the agent policy"), and the toast's short form. */
+  readonly provenance: (itemId: string) => { full: string; toast: Promise<string | undefined> };
+  /** The policy edit flow with scripted answers in place of the QuickPicks and the modal. */
+  readonly editPolicy: (script: EditScript) => Promise<{ result: EditResult; calls: string[]; errors: string[] }>;
+  readonly history: () => HistoryEntry[];
+  readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
@@ -49,6 +59,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const tree = new PendingTree(inbox);
   const details = new RequestDetails(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });
+  const policy = new PolicyFeature({
+    config,
+    keys,
+    inbox,
+    flow,
+    tree,
+    details,
+    log,
+    storageDir: context.globalStorageUri.fsPath,
+  });
   const notifications = new InboxNotifier(inbox, new NotificationPolicy({ mode: config.notifications }));
   const notifier = new Notifier(inbox, notifications, flow, config, {
     showDetails: (item) => details.show(item),
@@ -57,12 +77,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       await vscode.commands.executeCommand('fountain.pending.focus');
       await commands.answerQueue();
     },
+    provenance: (item) => policy.provenance.short(item),
   });
   subs.push(
     inbox,
     connection,
     tree,
     details,
+    policy,
     notifications,
     notifier,
     new ConnectionStatus(connection, inbox),
@@ -105,6 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
               label: labelText(ti.label),
               description: String(ti.description ?? ''),
               contextValue: ti.contextValue ?? '',
+              tooltip: typeof ti.tooltip === 'string' ? ti.tooltip : (ti.tooltip?.value ?? ''),
             };
           }),
         };
@@ -114,6 +137,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       return item ? details.render(item) : '';
     },
     answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
+    provenance: (itemId) => {
+      const item = inbox.get(itemId);
+      return item
+        ? { full: policy.provenance.describe(item), toast: policy.provenance.short(item) }
+        : { full: '', toast: Promise.resolve(undefined) };
+    },
+    editPolicy: (script) => policy.editScripted(script),
+    history: () => policy.historyEntries(),
+    recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),
   };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter, type Event } from '../domain/events';
 import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { describeTimeAgo } from '../domain/inertText';
 import type { AnswerResult, RequestKey } from '../domain/model';
@@ -9,6 +10,13 @@ import { Strings } from './strings';
 /** Sends one answer to the server that owns the request; never retries a POST on its own. */
 export type AnswerSender = (key: RequestKey, optionId: string) => Promise<AnswerResult>;
 
+/** One answer sent from this extension, and what the server made of it. */
+export interface AnsweredEvent {
+  readonly item: InboxItem;
+  readonly optionId: string;
+  readonly result: AnswerResult;
+}
+
 /** Where the click came from; logged, never trusted for anything else. */
 export type AnswerSource = 'toast' | 'tree' | 'queue' | 'details' | 'keyboard';
 
@@ -18,6 +26,10 @@ export type AnswerSource = 'toast' | 'tree' | 'queue' | 'details' | 'keyboard';
  * who answered.
  */
 export class AnswerFlow {
+  private readonly _onDidAnswer = new Emitter<AnsweredEvent>();
+  /** Every POST this flow made, with its result (the approval history records these). */
+  readonly onDidAnswer: Event<AnsweredEvent> = this._onDidAnswer.event;
+
   constructor(
     private readonly inbox: Inbox,
     private readonly send: AnswerSender,
@@ -47,6 +59,7 @@ export class AnswerFlow {
       result = { kind: 'network', message: err instanceof Error ? err.message : String(err) };
     }
     this.inbox.completeAnswer(begin.ticket, result);
+    this._onDidAnswer.fire({ item, optionId, result });
     this.log.info(`answer to ${item.key.requestId}: ${result.kind}`);
     this.showResult(item, optionId, result);
     return result;

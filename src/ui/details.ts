@@ -3,7 +3,8 @@ import type { Inbox, InboxItem } from '../domain/inbox';
 import { formatCountdown } from '../domain/inertText';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLine } from './display';
-import { DetailStrings } from './strings';
+import type { ProvenanceText } from './pendingTree';
+import { DetailStrings, PolicyStrings } from './strings';
 
 export const DETAILS_SCHEME = 'fountain-request';
 export const DIFF_SCHEME = 'fountain-diff';
@@ -18,6 +19,7 @@ export class RequestDetails extends Disposable implements vscode.TextDocumentCon
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
   private readonly _open = new Map<string, vscode.Uri>();
+  private _provenance: ProvenanceText | undefined;
 
   constructor(
     private readonly inbox: Inbox,
@@ -40,6 +42,18 @@ export class RequestDetails extends Disposable implements vscode.TextDocumentCon
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === DETAILS_SCHEME) {
           this._open.delete(itemIdOf(doc.uri) ?? '');
+        }
+      }),
+    );
+  }
+
+  /** Adds the "Why asked" line (which policy key asked) and refreshes open documents when it changes. */
+  showProvenance(source: ProvenanceText): void {
+    this._provenance = source;
+    this._register(
+      source.onDidChange(() => {
+        for (const uri of this._open.values()) {
+          this._onDidChange.fire(uri);
         }
       }),
     );
@@ -99,6 +113,9 @@ export class RequestDetails extends Disposable implements vscode.TextDocumentCon
     );
     field(DetailStrings.runtime, c.runtime ? inertLine(c.runtime) : '—');
     field(DetailStrings.kind, r.kind ? inertLine(r.kind) : '—');
+    if (this._provenance) {
+      field(PolicyStrings.whyAsked, this._provenance.describe(item));
+    }
     field(DetailStrings.askedAt, new Date(item.askedAt).toISOString());
     if (item.deadline !== undefined) {
       field(
@@ -143,6 +160,9 @@ export class RequestDetails extends Disposable implements vscode.TextDocumentCon
     if (r.textContent.length) {
       section(DetailStrings.content);
       out.push(...r.textContent.map((t) => inertBlock(t)));
+    }
+    if (this._provenance) {
+      out.push('', PolicyStrings.changePolicyHint);
     }
     if (r.diffs.length) {
       section(DetailStrings.diffs);

@@ -9,6 +9,9 @@ import type { AnswerFlow } from './answerFlow';
 import { inertLine } from './display';
 import { ToastStrings } from './strings';
 
+/** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
+const MUTE_BUDGET_CHARS = 40;
+
 /** A toast button: one of the runtime's options, or one of ours. Compared by identity, never by label. */
 type Button = vscode.MessageItem &
   (
@@ -32,6 +35,8 @@ export class Notifier extends Disposable {
       showDetails(item: InboxItem): Promise<void>;
       pickOption(item: InboxItem): Promise<void>;
       review(): Promise<void>;
+      /** A short "asked by kind "execute" (agent policy)", when known within a moment. */
+      provenance?(item: InboxItem): Promise<string | undefined>;
     },
   ) {
     super();
@@ -57,7 +62,12 @@ export class Notifier extends Disposable {
     }
   }
 
-  private async showSingle(item: InboxItem): Promise<void> {
+  private async showSingle(shown: InboxItem): Promise<void> {
+    const why = await this.actions.provenance?.(shown);
+    const item = this.inbox.get(shown.id) ?? shown;
+    if (!item.pending) {
+      return; // answered or gone while the policy was read
+    }
     const choice = toastButtons(item.request.options);
     const ours = new Set([ToastStrings.more, ToastStrings.details, ToastStrings.mute]);
     const names = choice.options.map((o) => inertLine(o.name));
@@ -74,10 +84,16 @@ export class Notifier extends Disposable {
     if (choice.more) {
       buttons.push({ title: ToastStrings.more, action: 'more' });
     }
-    buttons.push({ title: ToastStrings.details, action: 'details' }, { title: ToastStrings.mute, action: 'mute' });
+    buttons.push({ title: ToastStrings.details, action: 'details' });
+    // A toast is narrow: when the agent's option names are long, they get the room and "Don't Show Again" stays on
+    // the merged notice (and in the toast's own gear menu), so option buttons are not cut more than needed.
+    if (buttons.reduce((n, b) => n + b.title.length, 0) <= MUTE_BUDGET_CHARS) {
+      buttons.push({ title: ToastStrings.mute, action: 'mute' });
+    }
     const c = item.conversation;
     const where = inertLine(c.title || c.agentName || c.agentId || c.id);
-    const message = ToastStrings.single(inertLine(item.label), where, inertLine(item.request.kind ?? 'tool'));
+    const base = ToastStrings.single(inertLine(item.label), where, inertLine(item.request.kind ?? 'tool'));
+    const message = why ? `${base} (${why})` : base;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pick = await show<Button>(message, ...buttons);
     if (!pick) {

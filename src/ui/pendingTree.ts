@@ -4,7 +4,13 @@ import { formatCountdown } from '../domain/inertText';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from './display';
-import { TreeStrings } from './strings';
+import { PolicyStrings, TreeStrings } from './strings';
+
+/** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
+export interface ProvenanceText {
+  describe(item: InboxItem): string;
+  readonly onDidChange: vscode.Event<void>;
+}
 
 /** Tree elements are plain data; the provider hands out one object per id and remembers which ones it made. */
 export type TreeElement =
@@ -34,6 +40,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   private readonly _issued = new WeakSet<object>();
   readonly view: vscode.TreeView<TreeElement>;
   private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private _provenance: ProvenanceText | undefined;
 
   constructor(
     private readonly inbox: Inbox,
@@ -52,6 +59,12 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     }, 15_000);
     this._register({ dispose: () => clearInterval(ticker) });
     this.updateBadge();
+  }
+
+  /** Adds "Why asked: …" (which policy key asked) to request tooltips, and redraws when it changes. */
+  showProvenance(source: ProvenanceText): void {
+    this._provenance = source;
+    this._register(source.onDidChange(() => this.scheduleRefresh()));
   }
 
   /** True only for element objects this provider created (never for an object another extension passed). */
@@ -231,6 +244,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const r = item.request;
     const lines = [inertBlock(item.label), ''];
     lines.push(TreeStrings.tooltipKind(inertLine(r.kind ?? '—')));
+    if (this._provenance) {
+      lines.push(PolicyStrings.tooltipWhy(this._provenance.describe(item)));
+    }
     lines.push(TreeStrings.tooltipConversationTitle(inertLine(item.conversation.title || item.conversation.id)));
     if (r.summary && r.summary !== item.label) {
       lines.push(TreeStrings.tooltipSummary(inertBlock(r.summary)));

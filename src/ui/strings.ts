@@ -194,3 +194,116 @@ export const CommandStrings = {
   forged: vscode.l10n.t('Refused: Fountain Approvals answers only requests picked in its own views. Nothing was sent.'),
   gone: vscode.l10n.t('This request is no longer known.'),
 };
+
+/** Provenance ("why it asked") and the agent-policy editor (issue 6). */
+export const PolicyStrings = {
+  agentPolicy: vscode.l10n.t('agent policy'),
+  launchPolicy: vscode.l10n.t('launch policy'),
+  keyTitle: (key: string) => vscode.l10n.t('title "{0}"', key),
+  keyKind: (key: string) => vscode.l10n.t('kind "{0}"', key),
+  keyDefault: vscode.l10n.t('"default"'),
+  /** Toast suffix and tree/details line: "asked by kind "execute" (agent policy)". */
+  askedBy: (key: string, source: string) => vscode.l10n.t('asked by {0} in the {1}', key, source),
+  decidedBy: (verdict: string, key: string, source: string) =>
+    vscode.l10n.t('{0} by {1} in the {2}', verdict, key, source),
+  builtin: vscode.l10n.t('no policy names this tool (built-in auto_allow)'),
+  loosened: vscode.l10n.t('note: a title key outranked a stricter kind key of the other policy'),
+  unreadable: (reason: string) => vscode.l10n.t('policy could not be read ({0})', reason),
+  pendingConversation: vscode.l10n.t('reading the conversation…'),
+  pendingAgent: vscode.l10n.t('reading the agent policy…'),
+  whyAsked: vscode.l10n.t('Why asked'),
+  tooltipWhy: (text: string) => vscode.l10n.t('Why asked: {0}', text),
+  changePolicyHint: vscode.l10n.t('Use "Change Policy for This Kind…" on the request to change the agent policy.'),
+  notConfigured: vscode.l10n.t('No Fountain server is configured, or you are not signed in.'),
+  noAgent: vscode.l10n.t('This request has no known agent yet; try again in a moment.'),
+  pickAgentTitle: vscode.l10n.t('Edit Agent Permission Policy: pick an agent'),
+  pickAgentPlaceholder: vscode.l10n.t('Agents from conversations and history on this server'),
+  enterAgentId: vscode.l10n.t('Enter an agent id…'),
+  agentIdPrompt: vscode.l10n.t('Agent id'),
+  readFailed: (reason: string) =>
+    vscode.l10n.t('The agent policy could not be read ({0}). Nothing was changed.', reason),
+  editTitle: (agent: string) => vscode.l10n.t('Permission policy of {0}', agent),
+  changeTitle: (kind: string, agent: string) => vscode.l10n.t('Change policy for {0} on {1}…', kind, agent),
+  editPlaceholder: vscode.l10n.t('Pick a key to change, then "Review and Apply…" (Escape changes nothing)'),
+  review: vscode.l10n.t('$(check) Review and Apply…'),
+  reviewDetail: (n: number) => vscode.l10n.t('{0} change(s): preview the policy before and after, then confirm', n),
+  kindsSeparator: vscode.l10n.t('ACP kinds'),
+  titlesSeparator: vscode.l10n.t('Title keys (match one exact tool title)'),
+  otherSeparator: vscode.l10n.t('Other'),
+  explicit: (verdict: string) => vscode.l10n.t('{0} (set)', verdict),
+  inherited: (verdict: string, from: string) => vscode.l10n.t('{0} (from {1})', verdict, from),
+  changed: (before: string, after: string) => vscode.l10n.t('{0} → {1}', before, after),
+  askTimeout: vscode.l10n.t('ask_timeout'),
+  askTimeoutDetail: vscode.l10n.t('How long a detached request waits for an answer, in seconds'),
+  askTimeoutNone: vscode.l10n.t('not set'),
+  askTimeoutPrompt: vscode.l10n.t(
+    'ask_timeout in seconds (1 to 31536000); empty removes it. Only detached requests use it.',
+  ),
+  verdictTitle: (key: string) => vscode.l10n.t('Verdict for {0}', key),
+  remove: vscode.l10n.t('Remove this key'),
+  removeDetail: vscode.l10n.t('Falls back to "default", else auto_allow'),
+  verdictAllow: vscode.l10n.t('Run without asking'),
+  verdictAsk: vscode.l10n.t('Ask a human (this extension shows it)'),
+  verdictDeny: vscode.l10n.t("Refuse without asking (the agent's reject option)"),
+  noChanges: vscode.l10n.t('No changes to apply.'),
+  refusedLocally: (messages: string) =>
+    vscode.l10n.t('The server would refuse this policy: {0}. Nothing was sent.', messages),
+  refusedByServer: (messages: string) => vscode.l10n.t('The server refused the policy: {0}', messages),
+  patchFailed: (reason: string) => vscode.l10n.t('The policy could not be saved ({0}).', reason),
+  previewTitle: (agent: string) => vscode.l10n.t('Policy of {0}: current ↔ proposed', agent),
+  confirm: (agent: string) => vscode.l10n.t('Apply this permission policy to {0} on the server?', agent),
+  confirmDetail: (changes: string) =>
+    vscode.l10n.t(
+      '{0}\n\nIt applies to every conversation of this agent, including running ones, for everyone using it.',
+      changes,
+    ),
+  apply: vscode.l10n.t('Apply to Agent'),
+  applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
+  riskTitle: (kind: string) => vscode.l10n.t('Allow every "{0}" request without asking?', kind),
+  riskDetail: (kind: string) =>
+    kind === 'delete'
+      ? vscode.l10n.t(
+          'The agent could delete any file it can reach without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
+        )
+      : vscode.l10n.t(
+          'The agent could run any command without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
+        ),
+  riskAccept: vscode.l10n.t('I Understand the Risk'),
+};
+
+/** The approval history and recommendations (issue 6). */
+export const HistoryStrings = {
+  outcome: (o: 'answered' | 'resolvedElsewhere' | 'failed') =>
+    ({
+      answered: vscode.l10n.t('answered'),
+      resolvedElsewhere: vscode.l10n.t('resolved elsewhere'),
+      failed: vscode.l10n.t('failed'),
+    })[o],
+  labelHidden: vscode.l10n.t('(label not kept)'),
+  entryTooltip: (lines: string) => lines,
+  agent: (a: string) => vscode.l10n.t('Agent: {0}', a),
+  runtime: (r: string) => vscode.l10n.t('Runtime: {0}', r),
+  conversation: (c: string, s: string) => vscode.l10n.t('Conversation {0} on {1}', c, s),
+  option: (id: string, kind: string) => vscode.l10n.t('Option: {0} ({1})', id, kind),
+  kind: (k: string) => vscode.l10n.t('Kind: {0}', k),
+  at: (t: string) => vscode.l10n.t('At: {0}', t),
+  outcomeLine: (o: string) => vscode.l10n.t('Outcome: {0}', o),
+  cleared: vscode.l10n.t('Approval history cleared.'),
+  confirmClear: vscode.l10n.t('Clear the local approval history? Recommendations are computed from it.'),
+  clear: vscode.l10n.t('Clear'),
+  recommendationsGroup: (n: number) => vscode.l10n.t('Recommendations ({0})', n),
+  historyGroup: (n: number) => vscode.l10n.t('Answers ({0}), newest first', n),
+  allow: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_allow for {1}?', kind, agent),
+  deny: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_deny for {1}?', kind, agent),
+  evidenceAllow: (count: number, convs: number) =>
+    vscode.l10n.t('you allowed it {0} times in {1} conversations and never rejected it', count, convs),
+  evidenceDeny: (count: number, convs: number) =>
+    vscode.l10n.t('you rejected it {0} times in {1} conversations and never allowed it', count, convs),
+  riskyLabel: vscode.l10n.t('risky: expand to read the warning'),
+  riskyProceed: vscode.l10n.t('I understand: review the change…'),
+  noRecommendations: vscode.l10n.t(
+    'No recommendations yet: a kind needs the same answer every time, often enough, across conversations.',
+  ),
+  recommendationsTitle: vscode.l10n.t('Policy recommendations from your approval history'),
+  recommendationsPlaceholder: vscode.l10n.t('Pick one to preview the change (nothing is applied without confirmation)'),
+};

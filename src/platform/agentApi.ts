@@ -1,0 +1,68 @@
+import type { AgentRecord } from '../domain/provenance';
+import { ApiClient } from '../protocol/apiClient';
+import { defaultEnv } from '../protocol/env';
+import { checkServerUrl, redactingLogger } from '../protocol/fountainClient';
+import type { WireAgent } from '../protocol/schema';
+import type { Config } from './config';
+import type { Logger } from './log';
+import type { ApiKeyStore } from './secrets';
+
+/**
+ * GET/PATCH of agents on the configured server, with the key from Secret Storage (or FOUNTAIN_API_KEY). Only the
+ * server the settings name is ever called: a request whose server is another one gets an error, not a call.
+ */
+export class AgentApi {
+  constructor(
+    private readonly config: Config,
+    private readonly keys: ApiKeyStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** The normalised URL of the configured server, if the URL is acceptable. */
+  currentServer(): string | undefined {
+    const url = this.config.serverUrl;
+    if (!url) {
+      return undefined;
+    }
+    const check = checkServerUrl(url, { allowInsecureHttp: this.config.allowInsecureHttp });
+    return check.ok ? check.url : undefined;
+  }
+
+  async getAgent(server: string, agentId: string, signal?: AbortSignal): Promise<AgentRecord> {
+    const api = await this.client(server);
+    return toRecord(await api.getAgent(agentId, signal), agentId);
+  }
+
+  /** PATCH `{permission_policy}`; throws FountainHttpError (422 with the changeset) or FountainNetworkError. */
+  async patchPolicy(server: string, agentId: string, policy: Record<string, unknown>): Promise<AgentRecord> {
+    const api = await this.client(server);
+    this.log.info(`PATCH agent ${JSON.stringify(agentId)}: permission_policy with ${Object.keys(policy).length} keys`);
+    return toRecord(await api.patchAgent(agentId, { permission_policy: policy }), agentId);
+  }
+
+  private async client(server: string): Promise<ApiClient> {
+    const url = this.config.serverUrl;
+    if (!url || this.currentServer() !== server) {
+      throw new Error(`not connected to ${server}`);
+    }
+    const key = await this.keys.get(url);
+    if (!key) {
+      throw new Error('not signed in');
+    }
+    return new ApiClient({ server, key: key.key, env: defaultEnv(redactingLogger(this.log, key.key)) });
+  }
+}
+
+function toRecord(a: WireAgent, fallbackId: string): AgentRecord {
+  const extra = a as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const runtime = str(extra.runtime);
+  const version = str(extra.updated_at);
+  return {
+    id: a.id || fallbackId,
+    ...(a.name ? { name: a.name } : {}),
+    ...(runtime ? { runtime } : {}),
+    ...(version ? { version } : {}),
+    policy: a.permission_policy ?? {},
+  };
+}

@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import type { Inbox, InboxItem } from '../domain/inbox';
+import { AgentPolicyCache, provenanceOf, type Provenance } from '../domain/provenance';
+import type { AgentApi } from '../platform/agentApi';
+import { Disposable } from '../util/lifecycle';
+import { inertLine } from './display';
+import { PolicyStrings } from './strings';
+
+/**
+ * Explains every request in the inbox: keeps the agent-policy cache fed (reads an agent's policy when one of its
+ * requests or a new conversation of it appears) and turns the explanation into text for the toast, the tree tooltip
+ * and the details document. The keys it shows may be agent-chosen titles: always rendered inert.
+ */
+export class ProvenanceService extends Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  /** Something a provenance text depends on changed (an agent policy was read or re-read). */
+  readonly onDidChange = this._onDidChange.event;
+  readonly cache: AgentPolicyCache;
+
+  constructor(
+    private readonly inbox: Inbox,
+    api: AgentApi,
+  ) {
+    super();
+    this.cache = new AgentPolicyCache((server, agentId, signal) => api.getAgent(server, agentId, signal));
+    this._register(this.cache);
+    this._register(this.cache.onDidChange(() => this._onDidChange.fire()));
+    this._register(
+      inbox.onDidChangeItems((change) => {
+        for (const id of change.ids) {
+          const item = inbox.get(id);
+          if (item?.pending && item.conversation.agentId) {
+            this.cache.noteConversation(item.conversation);
+            this.cache.get(item.key.server, item.conversation.agentId);
+          }
+        }
+        if (change.ids.length) {
+          this._onDidChange.fire();
+        }
+      }),
+    );
+  }
+
+  of(item: InboxItem): Provenance {
+    const agentId = item.conversation.agentId;
+    const state = agentId ? this.cache.get(item.key.server, agentId) : undefined;
+    return provenanceOf(item.conversation, item.request, state);
+  }
+
+  /** The full sentence: "ask by kind "execute" (agent policy)", "policy could not be read (…)", … */
+  describe(item: InboxItem): string {
+    return describeProvenance(this.of(item));
+  }
+
+  /** The toast's short form, once known (waits up to `ms` for the conversation and the agent policy). */
+  async short(item: InboxItem, ms = 1500): Promise<string | undefined> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const current = this.inbox.get(item.id) ?? item;
+      const p = this.of(current);
+      if (p.kind !== 'pending') {
+        return p.kind === 'explained' && p.key !== null
+          ? PolicyStrings.askedBy(keyText(p), sourceText(p.source))
+          : describeProvenance(p);
+      }
+      if (Date.now() >= end) {
+        return undefined;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export function keyText(p: Extract<Provenance, { kind: 'explained' }>): string {
+  const key = inertLine(p.key ?? '');
+  switch (p.keyType) {
+    case 'title':
+      return PolicyStrings.keyTitle(key);
+    case 'default':
+      return PolicyStrings.keyDefault;
+    default:
+      return PolicyStrings.keyKind(key);
+  }
+}
+
+function sourceText(source: 'agent' | 'launch' | 'builtin'): string {
+  return source === 'launch' ? PolicyStrings.launchPolicy : PolicyStrings.agentPolicy;
+}
+
+export function describeProvenance(p: Provenance): string {
+  switch (p.kind) {
+    case 'pending':
+      return p.waitingFor === 'conversation' ? PolicyStrings.pendingConversation : PolicyStrings.pendingAgent;
+    case 'unreadable':
+      return PolicyStrings.unreadable(inertLine(p.reason));
+    case 'explained': {
+      if (p.key === null || p.source === 'builtin') {
+        return PolicyStrings.builtin;
+      }
+      const text = PolicyStrings.decidedBy(p.verdict, keyText(p), sourceText(p.source));
+      return p.loosened ? `${text}; ${PolicyStrings.loosened}` : text;
+    }
+  }
+}
