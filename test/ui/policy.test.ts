@@ -1,0 +1,88 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { openWorkbench, runCommand, screenshot, toast, type Workbench } from './workbench';
+
+type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
+
+/** Waits for the quick input to show `text` (title, prompt or a row), then types `value` into it and presses Enter. */
+async function quickInput(page: Page, text: string, value: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget', { hasText: text });
+  await widget.waitFor({ state: 'visible', timeout: 30_000 });
+  const input = widget.locator('input').first();
+  await input.fill(value);
+  // The list filters as you type; wait for the wanted row to be the active one before accepting.
+  if (value) {
+    await widget
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: value })
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+  }
+  await page.keyboard.press('Enter');
+}
+
+describe('UI: editing an agent permission policy', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+  let server: TestServer;
+
+  before(async function () {
+    wb = await openWorkbench({ withKeyInEnv: true });
+    if (!wb.server) {
+      this.skip();
+    }
+    server = new TestServer(wb.server.info as ServerInfo);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await screenshot(wb.page, path.join(wb.runDir, `failure-policy-${Date.now()}.png`)).catch(() => undefined);
+      console.log(`screenshot and logs in ${wb.runDir}`);
+    }
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  async function agent(id: string): Promise<Agent> {
+    const r = await server.api<{ data: Agent }>('GET', `/api/agents/${id}`);
+    assert.equal(r.status, 200);
+    return r.body.data;
+  }
+
+  it('walks pick agent → change a kind → preview diff → modal confirmation, and PATCHes exactly that policy', async () => {
+    const { page } = wb;
+    const before = await agent('gemini');
+    assert.deepEqual(before.permission_policy, { default: 'ask' });
+
+    await runCommand(page, 'Fountain: Edit Agent Permission Policy');
+    await quickInput(page, 'pick an agent', 'Enter an agent id');
+    await quickInput(page, 'Agent id', 'gemini');
+    // The key list: every ACP kind with its current verdict, plus default and ask_timeout.
+    const keys = page.locator('.quick-input-widget', { hasText: 'Permission policy of' });
+    await keys.waitFor({ state: 'visible', timeout: 30_000 });
+    const rows = await keys.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    assert.ok(
+      rows.some((r) => /read/.test(r) && /ask \(from default\)/.test(r)),
+      rows.join(' | '),
+    );
+    await quickInput(page, 'Permission policy of', 'read');
+    await quickInput(page, 'Verdict for read', 'auto_allow');
+    await quickInput(page, 'Review and Apply', 'Review and Apply');
+
+    // The preview: a read-only diff of the current and proposed policies.
+    await page.locator('.tab', { hasText: 'current ↔ proposed' }).first().waitFor({ timeout: 30_000 });
+    // The modal confirmation lists the change; nothing is sent before it is accepted.
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Apply this permission policy to' });
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.match(await dialog.innerText(), /read: unset → auto_allow/);
+    assert.deepEqual(await agent('gemini'), before, 'nothing was PATCHed before the confirmation');
+    await dialog.getByRole('button', { name: 'Apply to Agent' }).click();
+    await toast(page, 'Saved the permission policy of').waitFor({ timeout: 30_000 });
+
+    const after = await agent('gemini');
+    assert.deepEqual(after.permission_policy, { default: 'ask', read: 'auto_allow' });
+    assert.notEqual(after.updated_at, before.updated_at);
+  });
+});
