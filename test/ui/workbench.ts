@@ -102,12 +102,12 @@ export async function openWorkbench(
 export async function runCommand(page: Page, title: string, timeoutMs = 45_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill('>' + title);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill('>' + title, { timeout: 3000 });
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
       await row.waitFor({ timeout: 3000 });
       await page.keyboard.press('Enter');
       return;
@@ -120,9 +120,47 @@ export async function runCommand(page: Page, title: string, timeoutMs = 45_000):
   }
 }
 
-/** A visible toast (or, with `center`, a notification-centre entry) containing `text`. */
+/** A visible toast containing `text`. */
 export function toast(page: Page, text: string | RegExp): Locator {
   return page.locator('.notifications-toasts .notification-toast', { hasText: text });
+}
+
+/**
+ * A notification containing `text`, wherever VS Code shows it: as a toast, or in the notification centre when that
+ * is open (new notifications then go straight to the centre).
+ */
+export function notification(page: Page, text: string | RegExp): Locator {
+  return page
+    .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', {
+      hasText: text,
+    })
+    .first();
+}
+
+/**
+ * Clicks a button of the notification containing `text`: on its toast while it shows, else in the notification
+ * centre (a toast hides itself after a while in a focused window; its buttons keep working there).
+ */
+export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
+  const t = toast(page, text);
+  if (await t.isVisible()) {
+    try {
+      await t.getByRole('button', { name: button, exact: true }).click({ timeout: 3000 });
+      return;
+    } catch {
+      // it hid itself just now: use the notification centre
+    }
+  }
+  await runCommand(page, 'Notifications: Show Notifications');
+  const entry = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await entry.waitFor({ timeout: 10_000 });
+  await entry.getByRole('button', { name: button, exact: true }).click();
+  // The centre stays open; notifications that follow appear in it (see `notification`).
+}
+
+/** Visible text of an element with the editor's non-breaking spaces turned back into spaces. */
+export async function textOf(locator: Locator): Promise<string> {
+  return (await locator.innerText()).replace(/\u00a0/g, ' ');
 }
 
 export async function screenshot(page: Page, file: string): Promise<void> {

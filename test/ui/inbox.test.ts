@@ -1,0 +1,250 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { TestServer, type ServerInfo } from '../integration/serverClient';
+import {
+  clickNotificationButton,
+  notification,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  textOf,
+  toast,
+  type Workbench,
+} from './workbench';
+
+const MEDIA = path.resolve(__dirname, '..', '..', 'media');
+
+/** The text of every button on a toast, in order. */
+async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
+  return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Answers the server received for one conversation (from the server's request log). */
+async function answersFor(server: TestServer, conversationId: string): Promise<{ status: number; body: unknown }[]> {
+  const log = await server.control<{ data: { method: string; path: string; status: number; body: unknown }[] }>(
+    'GET',
+    '/log',
+  );
+  return log.data.filter(
+    (e) => e.method === 'POST' && e.path.startsWith(`/api/conversations/${conversationId}/requests/`),
+  );
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) {
+      return v;
+    }
+    if (Date.now() > end) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function openView(page: Page): Promise<void> {
+  await runCommand(page, 'Fountain: Focus on Pending Approvals View');
+  await page
+    .locator('[id="workbench.parts.sidebar"]', { hasText: 'Pending Approvals' })
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+function treeRow(page: Page, text: string | RegExp) {
+  return page.locator('.pane-body .monaco-list-row', { hasText: text });
+}
+
+describe('UI: approving in the real workbench', function () {
+  this.timeout(240_000);
+  let wb: Workbench;
+  let server: TestServer;
+
+  before(async function () {
+    wb = await openWorkbench({ withKeyInEnv: true });
+    if (!wb.server) {
+      this.skip();
+    }
+    server = new TestServer(wb.server.info as ServerInfo);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
+      console.log(`screenshot and logs in ${wb.runDir}`);
+    }
+    await wb?.page.keyboard.press('Escape');
+  });
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('a claude-style request raises a toast with "Always Allow", "Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
+    const { page } = wb;
+    const id = await server.startConversation('claude', 'run: touch approved-from-toast.txt', {
+      title: 'Fix the build',
+    });
+    const t = toast(page, 'touch approved-from-toast.txt');
+    await t.waitFor({ timeout: 30_000 });
+    const buttons = await buttonTexts(t);
+    assert.deepEqual(buttons.slice(0, 3), ['Always Allow', 'Allow', 'Reject']);
+    fs.mkdirSync(MEDIA, { recursive: true });
+    await t.screenshot({ path: path.join(MEDIA, 'toast.png') });
+    await t.getByRole('button', { name: 'Allow', exact: true }).click();
+    const state = await server.conversationState(id);
+    await until('the approved command to run', () => fs.existsSync(path.join(state.cwd, 'approved-from-toast.txt')));
+    const answers = await answersFor(server, id);
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.body]),
+      [[200, { option_id: 'allow' }]],
+    );
+  });
+
+  it('a click on a toast answered elsewhere first sends nothing and says so; the tree shows it', async () => {
+    const { page } = wb;
+    const id = await server.startConversation('claude', 'run: touch raced.txt', { title: 'Race' });
+    const t = toast(page, 'touch raced.txt');
+    await t.waitFor({ timeout: 30_000 });
+    const held = await until(
+      'the server to hold the request',
+      async () => (await server.conversationState(id)).held[0],
+    );
+    const direct = await server.api('POST', `/api/conversations/${id}/requests/${encodeURIComponent(held)}`, {
+      option_id: 'reject',
+    });
+    assert.equal(direct.status, 200);
+    await openView(page);
+    await treeRow(page, /touch raced\.txt.*answered elsewhere: reject/).waitFor({ timeout: 30_000 });
+    const before = (await answersFor(server, id)).length;
+    await clickNotificationButton(page, 'touch raced.txt', 'Allow');
+    await notification(page, 'Already answered elsewhere: Reject').waitFor({ timeout: 20_000 });
+    assert.equal((await answersFor(server, id)).length, before, 'the stale click sent nothing');
+  });
+
+  it('groups requests from three conversations, counts them on the badge, and the keyboard queue answers them oldest first', async () => {
+    const { page } = wb;
+    const ids: string[] = [];
+    for (const [agent, title, file] of [
+      ['claude', 'Alpha', 'queue-1.txt'],
+      ['gemini', 'Beta', 'queue-2.txt'],
+      ['codex', 'Gamma', 'queue-3.txt'],
+    ] as const) {
+      ids.push(await server.startConversation(agent, `run: touch ${file}`, { title }));
+      await toast(page, `touch ${file}`).waitFor({ timeout: 30_000 });
+    }
+    await openView(page);
+    for (const title of ['Alpha', 'Beta', 'Gamma']) {
+      await treeRow(page, title).first().waitFor({ timeout: 20_000 });
+    }
+    const badge = page.locator('.activitybar .action-item:has([aria-label^="Fountain"]) .badge-content');
+    await until('the badge to count 3', async () => (await badge.innerText()).trim() === '3');
+    await page.waitForTimeout(600); // let the palette fade out of the picture
+    await screenshot(page, path.join(MEDIA, 'tree.png'));
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Alt+Shift+Y');
+    for (const file of ['queue-1.txt', 'queue-2.txt', 'queue-3.txt']) {
+      const first = page.locator('.quick-input-list .monaco-list-row').first();
+      await until(`the queue to offer ${file} first`, async () => (await first.innerText()).includes(`touch ${file}`));
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'Answer:' }).waitFor({ timeout: 10_000 });
+      // Pick the allow-once option by its kind shown in the list.
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'allow_once' }).first();
+      await row.click();
+    }
+    for (const [i, id] of ids.entries()) {
+      const answers = await until(`answer ${i + 1}`, async () => {
+        const a = await answersFor(server, id);
+        return a.length ? a : undefined;
+      });
+      assert.equal(answers.length, 1);
+      assert.equal(answers[0]!.status, 200);
+    }
+    await until(
+      'the badge to clear',
+      async () =>
+        (await page.locator('.activitybar .badge-content').count()) === 0 || (await badge.innerText()).trim() === '',
+    );
+  });
+
+  it('a request with four options (qwen style) lets the user reach every option', async () => {
+    const { page } = wb;
+    const id = await server.startConversation('qwen', 'run: touch four-options.txt', { title: 'Four' });
+    const t = toast(page, 'touch four-options.txt');
+    await t.waitFor({ timeout: 30_000 });
+    const buttons = await buttonTexts(t);
+    assert.ok(buttons.includes('More…'), `buttons: ${buttons.join(' | ')}`);
+    await t.getByRole('button', { name: 'More…', exact: true }).click();
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 10_000 });
+    const texts = await rows.allInnerTexts();
+    assert.equal(texts.length, 4, texts.join(' | '));
+    for (const id of ['proceed_always_project', 'proceed_always_user', 'proceed_once', 'cancel']) {
+      assert.ok(
+        texts.some((t) => t.includes(id)),
+        `option ${id} is reachable`,
+      );
+    }
+    // Choose the second "always" option, which has no toast button of its own.
+    await rows.filter({ hasText: 'proceed_always_user' }).click();
+    const answers = await until('the answer', async () => {
+      const a = await answersFor(server, id);
+      return a.length ? a : undefined;
+    });
+    assert.deepEqual(answers[0]!.body, { option_id: 'proceed_always_user' });
+  });
+
+  it('shows a hostile title literally: markdown, a command: link and HTML are inert', async () => {
+    const { page } = wb;
+    const hostile =
+      'echo [Click me](command:workbench.action.quit) <img src=x onerror=alert(1)> **bold** \u202Etxt.exe';
+    const id = await server.startConversation('claude', `run: ${hostile}`, { title: 'Hostile' });
+    const t = toast(page, 'Click me');
+    await t.waitFor({ timeout: 30_000 });
+    const text = await t.locator('.notification-list-item-message').innerText();
+    assert.ok(text.includes('<img src=x onerror=alert(1)>'), text);
+    assert.ok(text.includes('**bold**'), text);
+    assert.ok(text.includes('⟨U+202E⟩'), 'the bidi override is shown as a visible escape');
+    assert.equal(
+      await t.locator('.notification-list-item-message a').count(),
+      0,
+      'no link was rendered in the message',
+    );
+    await t.locator('.notification-list-item-message').click();
+    await page.waitForTimeout(500);
+    assert.ok(!page.isClosed(), 'clicking the text ran nothing');
+    await clickNotificationButton(page, 'Click me', 'Details');
+    const editor = page.locator('.editor-instance .view-lines').first();
+    await until('the details document', async () => (await textOf(editor)).includes('Fountain approval request'));
+    const details = await textOf(editor);
+    assert.ok(details.includes('[Click me](command:workbench.action.quit)'), 'the full text, literally');
+    await screenshot(page, path.join(MEDIA, 'details.png'));
+    assert.equal((await answersFor(server, id)).length, 0);
+  });
+
+  it('an edit request with diff content opens a diff editor with the old and new text', async () => {
+    const { page } = wb;
+    const id = await server.startConversation('claude', 'say: ready', { title: 'Edit notes' });
+    const { cwd } = await server.conversationState(id);
+    fs.writeFileSync(path.join(cwd, 'notes.txt'), 'the old text\n');
+    await until('the first turn to end', async () => (await server.conversationState(id)).status === 'idle');
+    const sent = await server.api('POST', `/api/conversations/${id}/prompts`, {
+      prompt: 'edit: notes.txt => the new text',
+    });
+    assert.ok(sent.status < 300, `prompt: ${sent.status}`);
+    await toast(page, 'notes.txt').waitFor({ timeout: 30_000 });
+    await clickNotificationButton(page, 'notes.txt', 'Details');
+    const editor = page.locator('.editor-instance .view-lines').first();
+    await until('the details document', async () => (await textOf(editor)).includes('Fountain approval request'));
+    await runCommand(page, 'Fountain: Open Diff');
+    const diff = page.locator('.monaco-diff-editor');
+    await diff.waitFor({ timeout: 20_000 });
+    await until('the old and the new text in the diff editor', async () => {
+      const text = await textOf(diff);
+      return text.includes('the old text') && text.includes('the new text');
+    });
+    await screenshot(page, path.join(MEDIA, 'diff.png'));
+    assert.equal((await answersFor(server, id)).length, 0, 'looking sends nothing');
+  });
+});
