@@ -5,7 +5,18 @@
  */
 
 /** The ten ACP tool kinds; anything else an agent sends is kept as a plain string. */
-export const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'] as const;
+export const TOOL_KINDS = [
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** ACP option kinds. */
