@@ -159,7 +159,7 @@ describe('UI: approving in the real workbench', function () {
         return a.length ? a : undefined;
       });
       assert.equal(answers.length, 1);
-      assert.equal(answers[0]!.status, 200);
+      assert.equal(answers[0].status, 200);
     }
     await until(
       'the badge to clear',
@@ -192,7 +192,7 @@ describe('UI: approving in the real workbench', function () {
       const a = await answersFor(server, id);
       return a.length ? a : undefined;
     });
-    assert.deepEqual(answers[0]!.body, { option_id: 'proceed_always_user' });
+    assert.deepEqual(answers[0].body, { option_id: 'proceed_always_user' });
   });
 
   it('shows a hostile title literally: markdown, a command: link and HTML are inert', async () => {
