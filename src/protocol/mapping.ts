@@ -384,6 +384,10 @@ export class RequestTracker {
     // Output events are only read when they can carry a permission request: ordinary tool output (the bulk of
     // the stream) is neither parsed nor validated nor remembered, which keeps the pipeline near the parser's speed.
     if (msg.event === 'output' && !mayCarryPermission(msg.data)) {
+      // Still say so when a frame is plainly not a JSON object (cut off, garbage): skipped and logged, never silent.
+      if (!looksLikeJsonObject(msg.data)) {
+        this.logger.warn(`Skipped a malformed output event (id ${msg.id ?? 'none'}): not a JSON object`);
+      }
       return { events: [] };
     }
     if (msg.id !== undefined) {
@@ -746,6 +750,12 @@ export class RequestTracker {
     ring.values[ring.next] = v;
     ring.next = (ring.next + 1) % this.memory;
   }
+}
+
+/** Cheap structural check (no parse): a payload must start with `{` and end with `}`. */
+export function looksLikeJsonObject(data: string): boolean {
+  const t = data.trim();
+  return t.startsWith('{') && t.endsWith('}');
 }
 
 /** Cheap pre-check on an output event's raw text: a permission block or a raw request line must be named in it. */

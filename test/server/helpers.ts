@@ -93,8 +93,9 @@ export async function waitEvent(
   conversationId: string,
   pred: (e: LogEvent) => boolean,
   what: string,
+  timeoutMs?: number,
 ): Promise<LogEvent> {
-  return waitFor(async () => (await events(server, conversationId)).find(pred), what);
+  return waitFor(async () => (await events(server, conversationId)).find(pred), what, timeoutMs);
 }
 
 export const isStage = (stage: string, state?: string) => (e: LogEvent) =>
@@ -106,6 +107,7 @@ export async function createAndAsk(
   agentId: string,
   prompt: string,
   extra: Record<string, unknown> = {},
+  timeoutMs?: number,
 ): Promise<{ id: string; requestId: string; block: Record<string, unknown>; line: Record<string, unknown> }> {
   const r = await api<{ data: { id: string } }>(server, 'POST', '/api/conversations', {
     body: { agent_id: agentId, prompt, ...extra },
@@ -119,6 +121,7 @@ export async function createAndAsk(
     id,
     (e) => !!e.blocks?.some((b) => b.kind === 'permission_request'),
     'a permission request',
+    timeoutMs,
   );
   const block = ev.blocks!.find((b) => b.kind === 'permission_request')!;
   return { id, requestId: block.request_id as string, block, line: JSON.parse(ev.data) as Record<string, unknown> };

@@ -14,7 +14,6 @@ import {
   type Workbench,
 } from './workbench';
 
-const MEDIA = path.resolve(__dirname, '..', '..', 'media');
 
 /** The text of every button on a toast, in order. */
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
@@ -62,6 +61,8 @@ describe('UI: approving in the real workbench', function () {
   this.timeout(240_000);
   let wb: Workbench;
   let server: TestServer;
+  /** Screenshots go to the run folder; FOUNTAIN_UPDATE_SCREENSHOTS=1 writes the README's pictures in media/. */
+  let MEDIA: string;
 
   before(async function () {
     wb = await openWorkbench({ withKeyInEnv: true });
@@ -69,6 +70,9 @@ describe('UI: approving in the real workbench', function () {
       this.skip();
     }
     server = new TestServer(wb.server.info as ServerInfo);
+    MEDIA = process.env.FOUNTAIN_UPDATE_SCREENSHOTS
+      ? path.resolve(__dirname, '..', '..', 'media')
+      : path.join(wb.runDir, 'screenshots');
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') {
