@@ -5,19 +5,8 @@
  */
 
 /** The ten ACP tool kinds; anything else an agent sends is kept as a plain string. */
-export const TOOL_KINDS = [
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'switch_mode',
-  'other',
-] as const;
-export type ToolKind = (typeof TOOL_KINDS)[number];
+export type ToolKind =
+  'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'switch_mode' | 'other';
 
 /** ACP option kinds. */
 export const OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;

@@ -110,7 +110,27 @@ export class ConnectionManager extends Disposable {
   }
 
   private setState(s: ConnectionState): void {
+    const was = this._state.kind;
     this._state = s;
+    if (s.kind === 'authFailed' && was !== 'authFailed') {
+      // The stream stopped (no retry loop on 401/403): ask for a key once, instead of failing quietly.
+      this.log.warn(`the server refused the key (${s.status} ${s.reason ?? ''}); the connection stopped`);
+      const signIn = vscode.l10n.t('Sign In');
+      const showLogs = vscode.l10n.t('Show Logs');
+      void vscode.window
+        .showErrorMessage(
+          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', s.message),
+          signIn,
+          showLogs,
+        )
+        .then((pick) => {
+          if (pick === signIn) {
+            void vscode.commands.executeCommand('fountain.signIn');
+          } else if (pick === showLogs) {
+            void vscode.commands.executeCommand('fountain.showLogs');
+          }
+        });
+    }
     const problem = s.kind === 'backoff' || s.kind === 'authFailed' || s.kind === 'refused';
     void setContext(ContextKey.Connected, s.kind === 'connected');
     void setContext(ContextKey.ConnectionProblem, problem);

@@ -1,23 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { InboxItem } from '../../src/domain/inbox';
-import { getApi, harnessServer, waitFor } from './support';
+import * as vscode from 'vscode';
+import { getApi, harnessServer, harnessTestServer, openIn, waitFor } from './support';
 import { TestServer, type ServerInfo } from './serverClient';
-
-/** Items of one conversation that are still waiting. */
-const openIn = (items: InboxItem[], conversationId: string) =>
-  items.filter((i) => i.key.conversationId === conversationId && i.pending);
 
 describe('the extension against the local Fountain server', function () {
   let server: TestServer;
 
   before(function () {
-    const info = harnessServer();
-    if (!info || !process.env.FOUNTAIN_TEST_PRESEEDED) {
+    const s = harnessTestServer();
+    if (!s) {
       this.skip();
     }
-    server = new TestServer(info as ServerInfo);
+    server = s;
   });
 
   it('finds requests opened while it was not running (detached and in-turn) by backfill', async () => {
@@ -98,9 +94,35 @@ describe('the extension against the local Fountain server', function () {
       api.items().find((i) => i.id === item.id && i.state.kind === 'resolvedElsewhere'),
     );
     assert.equal(stale.state.kind === 'resolvedElsewhere' && stale.state.optionId, 'reject');
-    const before = await server.control<{ last_event_id: number }>('GET', '/state');
     assert.equal(await api.answer(item.id, 'allow'), undefined, 'a stale click sends nothing');
-    const after = await server.control<{ last_event_id: number }>('GET', '/state');
-    assert.equal(after.last_event_id, before.last_event_id, 'the server saw no new answer');
+    const log = await server.control<{ data: { method: string; path: string; body?: unknown }[] }>('GET', '/log');
+    const answers = log.data.filter((e) => e.method === 'POST' && e.path.includes(`/${id}/requests/`));
+    assert.deepEqual(
+      answers.map((e) => e.body),
+      [{ option_id: 'reject' }],
+      "the server saw only the other client's answer",
+    );
+  });
+});
+
+describe('answer commands refuse arguments the extension did not create', function () {
+  it('a forged tree element passed by another extension sends nothing and leaves the request waiting', async function () {
+    const info = harnessServer();
+    if (!info) {
+      this.skip();
+    }
+    const server = new TestServer(info as ServerInfo);
+    const api = await getApi();
+    const id = await server.startConversation('claude', 'run: touch forged.txt');
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    // What another extension could do: call our command with an object shaped like our tree element.
+    await vscode.commands.executeCommand('fountain.request.allowOnce', { kind: 'request', id: item.id });
+    await vscode.commands.executeCommand('fountain.request.reject', { kind: 'request', id: item.id });
+    await new Promise((r) => setTimeout(r, 500));
+    const log = await server.control<{ data: { method: string; path: string }[] }>('GET', '/log');
+    assert.equal(log.data.filter((e) => e.method === 'POST' && e.path.includes(`/${id}/requests/`)).length, 0);
+    assert.equal(api.items().find((i) => i.id === item.id)?.state.kind, 'open');
+    const { cwd } = await server.conversationState(id);
+    assert.equal(fs.existsSync(path.join(cwd, 'forged.txt')), false);
   });
 });

@@ -1,24 +1,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { InboxItem } from '../../src/domain/inbox';
-import { getApi, harnessServer, waitFor } from './support';
-import { TestServer, type ServerInfo } from './serverClient';
+import { getApi, harnessTestServer, openIn, waitFor } from './support';
+import type { TestServer } from './serverClient';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
-
-const openIn = (items: InboxItem[], conversationId: string) =>
-  items.filter((i) => i.key.conversationId === conversationId && i.pending);
 
 describe('policy provenance, the agent-policy editor and the approval history', function () {
   let server: TestServer;
 
   before(function () {
-    const info = harnessServer();
-    if (!info || !process.env.FOUNTAIN_TEST_PRESEEDED) {
+    const s = harnessTestServer();
+    if (!s) {
       this.skip();
     }
-    server = new TestServer(info as ServerInfo);
+    server = s;
   });
 
   async function agent(id: string): Promise<Agent> {

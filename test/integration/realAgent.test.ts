@@ -12,7 +12,7 @@ describe('a real ACP agent through the local server and the extension', function
     if (!info || !(info.agents as string[] | undefined)?.includes('real-claude')) {
       this.skip();
     }
-    const server = new TestServer(info!);
+    const server = new TestServer(info);
     const api = await getApi();
     const id = await server.startConversation('real-claude', 'create file from-real-agent.txt containing approved', {
       title: 'Real Claude',

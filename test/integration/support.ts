@@ -1,7 +1,9 @@
 /** Shared helpers for the extension-host tests: reach the running extension through its test API. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
+import { TestServer, type ServerInfo } from './serverClient';
 
 export const EXTENSION_ID = 'fountain-approvals.fountain-approvals';
 
@@ -19,21 +21,15 @@ export function harnessServer(): { url: string; apiKey: string; [k: string]: unk
   return raw ? (JSON.parse(raw) as { url: string; apiKey: string }) : undefined;
 }
 
-/** Polls until `check` returns a truthy value or the timeout passes. */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) {
-      return v;
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export { waitFor } from '../harness/wait';
+
+/** Items of one conversation that are still waiting. */
+export function openIn(items: InboxItem[], conversationId: string): InboxItem[] {
+  return items.filter((i) => i.key.conversationId === conversationId && i.pending);
+}
+
+/** The harness's local server as a client, or undefined (then the suite skips) when the harness started none. */
+export function harnessTestServer(): TestServer | undefined {
+  const info = harnessServer();
+  return info && process.env.FOUNTAIN_TEST_PRESEEDED ? new TestServer(info as ServerInfo) : undefined;
 }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { waitFor } from '../harness/wait';
 import {
   clickNotificationButton,
   notification,
@@ -13,7 +14,6 @@ import {
   toast,
   type Workbench,
 } from './workbench';
-
 
 /** The text of every button on a toast, in order. */
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
@@ -31,19 +31,9 @@ async function answersFor(server: TestServer, conversationId: string): Promise<{
   );
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) {
-      return v;
-    }
-    if (Date.now() > end) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls until `check` holds (the UI's default wait is longer than the harness's). */
+const until = <T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000) =>
+  waitFor(what, check, ms, 200);
 
 async function openView(page: Page): Promise<void> {
   await runCommand(page, 'Fountain: Focus on Pending Approvals View');
