@@ -70,6 +70,11 @@ describe('UI: approving in the real workbench', function () {
       console.log(`screenshot and logs in ${wb.runDir}`);
     }
     await wb?.page.keyboard.press('Escape');
+    // Keep tests independent: end every turn still holding a request, so nothing left over counts in the next one.
+    const state = await server.control<{ requests: { conversation_id: string }[] }>('GET', '/state');
+    for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
+      await server.control('POST', `/conversations/${c}/interrupt`);
+    }
   });
   after(async () => {
     await wb?.close();

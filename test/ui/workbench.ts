@@ -35,6 +35,7 @@ export function packageVsix(outFile: string): void {
       'package',
       '--no-dependencies',
       '--allow-missing-repository',
+      '--no-rewrite-relative-links',
       '--skip-license',
       '--out',
       outFile,
@@ -109,7 +110,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 45_000):
       await input.fill('>' + title, { timeout: 3000 });
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
       await row.waitFor({ timeout: 3000 });
-      await page.keyboard.press('Enter');
+      await row.click({ timeout: 3000 }); // the row that matched, not whichever is highlighted
       return;
     } catch (e) {
       if (Date.now() > deadline) {
