@@ -42,6 +42,8 @@ export interface TestApi {
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
+  /** The Pending Approvals view's description (the connection problem, if any). */
+  readonly viewDescription: () => string | undefined;
 }
 
 /** Composition root: builds everything in order and registers every disposable (house style §8.2). */
@@ -87,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     policy,
     notifications,
     notifier,
-    new ConnectionStatus(connection, inbox),
+    new ConnectionStatus(connection, inbox, tree.view),
     new InboxTicker(inbox),
   );
   subs.push(
@@ -147,6 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     history: () => policy.historyEntries(),
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),
+    viewDescription: () => tree.view.description,
   };
 }
 

@@ -16,6 +16,8 @@ export class ConnectionStatus extends Disposable {
   constructor(
     private readonly connection: ConnectionManager,
     private readonly inbox: Inbox,
+    /** The Pending Approvals view: its description carries the reason while the connection has a problem. */
+    private readonly view?: vscode.TreeView<unknown>,
   ) {
     super();
     this.item = this._register(
@@ -68,6 +70,10 @@ export class ConnectionStatus extends Disposable {
     }
     this.item.text = text;
     this.item.backgroundColor = background;
+    if (this.view) {
+      // Welcome views are static text; the reason goes next to the view's title.
+      this.view.description = background ? detail : undefined;
+    }
     this.item.accessibilityInformation = { label: `${StatusStrings.name}: ${detail}. ${StatusStrings.waiting(n)}` };
     const md = new vscode.MarkdownString(undefined, true);
     // Only our own, fixed command links are enabled; the server-provided reason is escaped text.
