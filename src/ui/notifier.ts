@@ -10,7 +10,7 @@ import { inertLine } from './display';
 import { ToastStrings } from './strings';
 
 /** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
-const MUTE_BUDGET_CHARS = 40;
+const MUTE_BUDGET_CHARS = 32;
 
 /** A toast button: one of the runtime's options, or one of ours. Compared by identity, never by label. */
 type Button = vscode.MessageItem &

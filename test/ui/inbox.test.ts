@@ -70,6 +70,9 @@ describe('UI: approving in the real workbench', function () {
       console.log(`screenshot and logs in ${wb.runDir}`);
     }
     await wb?.page.keyboard.press('Escape');
+    // Start each test with no notifications and the notification centre closed (new ones then show as toasts).
+    await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
+    await wb.page.keyboard.press('Escape');
     // Keep tests independent: end every turn still holding a request, so nothing left over counts in the next one.
     const state = await server.control<{ requests: { conversation_id: string }[] }>('GET', '/state');
     for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
@@ -245,5 +248,22 @@ describe('UI: approving in the real workbench', function () {
     });
     await screenshot(page, path.join(MEDIA, 'diff.png'));
     assert.equal((await answersFor(server, id)).length, 0, 'looking sends nothing');
+  });
+
+  // Last: it turns notifications off for the rest of this workbench.
+  it('"Don\'t Show Again" writes fountain.notifications = off; later requests only update the view and badge', async () => {
+    const { page } = wb;
+    await server.startConversation('claude', 'run: touch mute-me.txt', { title: 'Mute' });
+    await clickNotificationButton(page, 'touch mute-me.txt', "Don't Show Again");
+    await notification(page, 'Approval notifications are off').waitFor({ timeout: 20_000 });
+    const settingsFile = path.join(wb.runDir, 'user-data', 'User', 'settings.json');
+    await until('the user setting', () =>
+      /"fountain\.notifications":\s*"off"/.test(fs.readFileSync(settingsFile, 'utf8')),
+    );
+    await server.startConversation('gemini', 'run: touch after-mute.txt', { title: 'After mute' });
+    await openView(page);
+    await treeRow(page, 'touch after-mute.txt').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2500); // longer than the burst window: a toast would be showing by now
+    assert.equal(await notification(page, 'touch after-mute.txt').count(), 0, 'no notification once muted');
   });
 });
