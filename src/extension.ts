@@ -42,6 +42,8 @@ export interface TestApi {
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
+  /** Stream cursors persisted for the next start of VS Code, by scope (server and user). */
+  readonly storedCursors: () => Record<string, unknown>;
   /** The Pending Approvals view's description (the connection problem, if any). */
   readonly viewDescription: () => string | undefined;
 }
@@ -150,6 +152,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),
     viewDescription: () => tree.view.description,
+    storedCursors: () =>
+      Object.fromEntries(
+        context.globalState
+          .keys()
+          .filter((k) => k.startsWith('fountain.cursor:'))
+          .map((k) => [k, context.globalState.get(k)]),
+      ),
   };
 }
 

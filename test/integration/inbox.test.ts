@@ -78,6 +78,23 @@ describe('the extension against the local Fountain server', function () {
     assert.equal(openIn(api.items(), pre.inTurn).length, 1);
   });
 
+  it('persists the stream cursor in globalState, so a restarted VS Code resumes with Last-Event-ID', async () => {
+    const api = await getApi();
+    const id = await server.startConversation('claude', 'say: hello');
+    await waitFor('the turn to end', async () => (await server.conversationState(id)).status === 'idle');
+    const head = (await server.control<{ last_event_id: number }>('GET', '/state')).last_event_id;
+    const stored = await waitFor(
+      'the cursor to be persisted',
+      () => {
+        const entries = Object.entries(api.storedCursors());
+        return entries.length === 1 && Number(entries[0][1]) >= head ? entries[0] : undefined;
+      },
+      10_000,
+    );
+    assert.ok(stored[0].includes(server.info.url), `the scope names the server: ${stored[0]}`);
+    assert.ok(!stored[0].includes(server.info.apiKey), 'the scope never holds the key');
+  });
+
   it('a request answered by another client first is marked answered elsewhere and a click sends nothing', async () => {
     const api = await getApi();
     const id = await server.startConversation('claude', 'run: touch answered-elsewhere.txt');
