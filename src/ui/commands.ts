@@ -137,7 +137,24 @@ export class RequestCommands {
     if (!item) {
       return;
     }
-    if (!(await this.d.details.openDiff(item))) {
+    let index = 0;
+    const diffs = item.request.diffs;
+    if (diffs.length > 1) {
+      // Several files: let the user pick which one to compare.
+      const pick = await vscode.window.showQuickPick(
+        diffs.map((d, i) => ({
+          label: inertLine(d.path),
+          description: d.oldText === null ? CommandStrings.newFile : '',
+          index: i,
+        })),
+        { title: CommandStrings.pickDiff(diffs.length) },
+      );
+      if (!pick) {
+        return;
+      }
+      index = pick.index;
+    }
+    if (!(await this.d.details.openDiff(item, index))) {
       void vscode.window.showInformationMessage(CommandStrings.noDiff);
     }
   }

@@ -190,6 +190,8 @@ export const CommandStrings = {
   ),
   noReject: vscode.l10n.t('The agent offered no reject option for this request; use Answer… to see its options.'),
   noDiff: vscode.l10n.t('This request carries no diff.'),
+  pickDiff: (n: number) => vscode.l10n.t('This request changes {0} files: pick one to compare', n),
+  newFile: vscode.l10n.t('new file'),
   selectFirst: vscode.l10n.t('Select a request in the Pending Approvals view first.'),
   forged: vscode.l10n.t('Refused: Fountain Approvals answers only requests picked in its own views. Nothing was sent.'),
   gone: vscode.l10n.t('This request is no longer known.'),
