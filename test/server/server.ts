@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { IN_TURN_CEILING_SEC, validatePolicy } from '../../src/policy';
 import { agentRegistry } from './agents/registry';
 import type { AgentDefinition } from './agents/types';
@@ -15,7 +16,7 @@ import { ServerClock } from './clock';
 import { Engine, type HttpResult } from './engine';
 import { runScenario } from './scenarios';
 import { SseHub, type StreamFilter } from './sse';
-import { newKey, Store, type ConversationRec, type EventRec, type KeyRec, type UserRec } from './store';
+import { newKey, Store, type AgentRec, type ConversationRec, type EventRec, type KeyRec, type UserRec } from './store';
 
 export interface ServerOptions {
   /** 0 (default) picks a free port. */
@@ -44,6 +45,8 @@ export interface ServerOptions {
   /** Fixed keys instead of random ones. */
   keys?: { alice?: string; bob?: string };
   log?: (msg: string) => void;
+  /** Wall-clock delay in ms before every API response (not SSE streams, not the control API). Default 0. */
+  latencyMs?: number;
 }
 
 export interface FailRule {
@@ -85,6 +88,13 @@ export interface RunningServer {
   restart(opts?: { mode?: 'soft' | 'hard'; downMs?: number }): Promise<void>;
   setAccount(user: string, flags: { suspended?: boolean; no_credits?: boolean; unavailable?: boolean }): void;
   failResumes(count: number): void;
+  /** Delay (wall-clock ms) before every API response; SSE streams and the control API are not delayed. */
+  readonly latencyMs: number;
+  setLatency(ms: number): void;
+  /** API requests in flight now and the most at once since start or the last reset (SSE streams and control excluded). */
+  inFlight(): { max: number; current: number };
+  /** Restarts the maximum from the requests in flight now. */
+  resetInFlight(): void;
   /** Create a conversation (and send its prompt) as another client would. */
   createConversation(body: Record<string, unknown>, user?: string): HttpResult;
   sendPrompt(conversationId: string, prompt: string): HttpResult;
@@ -94,6 +104,9 @@ export interface RunningServer {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = new Set(['pending', 'running', 'idle', 'failed', 'terminated']);
+/** Routes that answer with an SSE stream: never delayed, never counted in flight (they are held open). */
+const SSE_ROUTES = new Set(['stream', 'eventsStream']);
+const MAX_LATENCY_MS = 60_000;
 
 interface Auth {
   user: UserRec;
@@ -222,6 +235,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const controlToken = 'ctl_' + randomBytes(16).toString('hex');
   const failures: FailRule[] = [];
   const sockets = new Set<Socket>();
+  let latencyMs = 0;
+  const inflight = { max: 0, current: 0 };
   const keyOf = (userId: string, kind: 'full' | 'revoked' | 'expired') =>
     [...store.keys.values()].find(
       (k) =>
@@ -897,6 +912,44 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     },
     {
       method: 'POST',
+      re: /^\/_control\/latency$/,
+      name: 'control',
+      json: true,
+      auth: 'control',
+      handle: async ({ req }) => {
+        const b = (await readBody(req)) as Record<string, unknown>;
+        const ms = b.ms;
+        if (typeof ms !== 'number' || !(ms >= 0 && ms <= MAX_LATENCY_MS)) {
+          return {
+            status: 422,
+            body: { error: 'validation_failed', errors: { ms: [`must be a number from 0 to ${MAX_LATENCY_MS}`] } },
+          };
+        }
+        api.setLatency(ms);
+        return { status: 200, body: { latency_ms: latencyMs } };
+      },
+    },
+    {
+      method: 'GET',
+      re: /^\/_control\/inflight$/,
+      name: 'control',
+      json: true,
+      auth: 'control',
+      handle: () => ({ status: 200, body: api.inFlight() }),
+    },
+    {
+      method: 'POST',
+      re: /^\/_control\/inflight\/reset$/,
+      name: 'control',
+      json: true,
+      auth: 'control',
+      handle: () => {
+        api.resetInFlight();
+        return { status: 200, body: api.inFlight() };
+      },
+    },
+    {
+      method: 'POST',
       re: /^\/_control\/sweep$/,
       name: 'control',
       json: true,
@@ -964,9 +1017,23 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       params = m.slice(1);
       break;
     }
+    const stream = route !== undefined && SSE_ROUTES.has(route.name);
+    if (!url.pathname.startsWith('/_control') && !stream) {
+      inflight.current++;
+      inflight.max = Math.max(inflight.max, inflight.current);
+      // 'close' follows 'finish', and also comes when the client goes away first.
+      res.once('close', () => inflight.current--);
+    }
     if (!route) {
       sendJson(res, methodMismatch ? { status: 405, body: { error: 'method_not_allowed' } } : notFound);
       return;
+    }
+    if (latencyMs > 0 && route.auth !== 'control' && !stream) {
+      await delay(latencyMs);
+      if (res.destroyed) {
+        req.resume();
+        return;
+      }
     }
     const ctx: Ctx = { req, res, url, params };
     const fail = takeFailure(route, ctx);
@@ -1179,6 +1246,19 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     failResumes(count) {
       engine.resumeFailures = Math.max(0, Math.floor(count));
     },
+    get latencyMs() {
+      return latencyMs;
+    },
+    setLatency(ms) {
+      if (!(ms >= 0 && ms <= MAX_LATENCY_MS)) {
+        throw new Error(`latency must be from 0 to ${MAX_LATENCY_MS} ms`);
+      }
+      latencyMs = ms;
+    },
+    inFlight: () => ({ ...inflight }),
+    resetInFlight() {
+      inflight.max = inflight.current;
+    },
     createConversation(body, user) {
       const u = userByName(user);
       if (!u) {
@@ -1208,21 +1288,16 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     },
   };
 
+  if (opts.latencyMs !== undefined) {
+    api.setLatency(opts.latencyMs);
+  }
   if (fresh && opts.scenario) {
     await runScenario(opts.scenario, api);
   }
   return api;
 }
 
-function agentJson(a: {
-  id: string;
-  name: string;
-  runtime: string;
-  description?: string;
-  permission_policy: Record<string, unknown>;
-  inserted_at: string;
-  updated_at: string;
-}) {
+function agentJson(a: AgentRec) {
   return {
     id: a.id,
     name: a.name,
