@@ -45,7 +45,7 @@ export class RequestCommands {
       r('fountain.request.showDetails', async (arg?: unknown) => {
         const item = this.target(arg);
         if (item) {
-          await this.d.details.show(item);
+          await this.d.details.show(item, { preserveFocus: true });
         }
       }),
       r('fountain.request.openDiff', (arg?: unknown) => this.openDiff(arg)),

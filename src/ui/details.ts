@@ -65,14 +65,15 @@ export class RequestDetails extends Disposable implements vscode.TextDocumentCon
     return vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${name}`, query: encodeURIComponent(item.id) });
   }
 
-  async show(item: InboxItem): Promise<void> {
+  /** Opens (or reveals) the request's details. From the tree, focus stays in the tree so keyboard triage goes on. */
+  async show(item: InboxItem, opts: { preserveFocus?: boolean } = {}): Promise<void> {
     const uri = this.uriFor(item);
     this._open.set(item.id, uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'fountain-request') {
       await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
     }
-    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: opts.preserveFocus ?? false });
   }
 
   /** Opens VS Code's diff editor on the request's first (or chosen) diff: old vs proposed text, both read-only. */

@@ -250,6 +250,40 @@ describe('UI: approving in the real workbench', function () {
     assert.equal((await answersFor(server, id)).length, 0, 'looking sends nothing');
   });
 
+  it('the tree answers too: the inline Reject action, and Ctrl+Alt+Y on the focused request', async () => {
+    const { page } = wb;
+    const rejectId = await server.startConversation('gemini', 'run: touch tree-reject.txt', { title: 'Tree reject' });
+    const allowId = await server.startConversation('claude', 'run: touch tree-allow.txt', { title: 'Tree allow' });
+    await openView(page);
+    const rejectRow = treeRow(page, 'touch tree-reject.txt').first();
+    await rejectRow.waitFor({ timeout: 30_000 });
+    await rejectRow.hover();
+    await rejectRow.locator('.actions .action-label[aria-label^="Reject"]').click();
+    const rejected = await until('the inline reject', async () => {
+      const a = await answersFor(server, rejectId);
+      return a.length ? a : undefined;
+    });
+    assert.deepEqual(
+      rejected.map((a) => [a.status, a.body]),
+      [[200, { option_id: 'cancel' }]],
+      "gemini's own reject option",
+    );
+    const allowRow = treeRow(page, 'touch tree-allow.txt').first();
+    await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
+    await page.keyboard.press('Control+Alt+Y');
+    const allowed = await until('the keyboard allow', async () => {
+      const a = await answersFor(server, allowId);
+      return a.length ? a : undefined;
+    });
+    assert.deepEqual(
+      allowed.map((a) => [a.status, a.body]),
+      [[200, { option_id: 'allow' }]],
+      "claude's allow_once option",
+    );
+    const { cwd } = await server.conversationState(allowId);
+    await until('the allowed command to run', () => fs.existsSync(path.join(cwd, 'tree-allow.txt')));
+  });
+
   // Last: it turns notifications off for the rest of this workbench.
   it('"Don\'t Show Again" writes fountain.notifications = off; later requests only update the view and badge', async () => {
     const { page } = wb;
