@@ -297,7 +297,7 @@ describe('UI: approving in the real workbench', function () {
     await server.startConversation('gemini', 'run: touch after-mute.txt', { title: 'After mute' });
     await openView(page);
     await treeRow(page, 'touch after-mute.txt').waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(2500); // longer than the burst window: a toast would be showing by now
+    await page.waitForTimeout(4000); // longer than the burst window plus the provenance wait: a toast would show by now
     assert.equal(await notification(page, 'touch after-mute.txt').count(), 0, 'no notification once muted');
   });
 });
