@@ -11,10 +11,7 @@ describe('a refused key stops the stream and asks for a key instead of looping',
     }
     const api = await getApi();
     const good = process.env.FOUNTAIN_API_KEY;
-    const streamCalls = async () =>
-      (await server.control<{ data: { method: string; path: string; status: number }[] }>('GET', '/log')).data.filter(
-        (e) => e.path === '/api/events/stream',
-      );
+    const streamCalls = async () => (await server.requestLog()).filter((e) => e.path === '/api/events/stream');
     try {
       process.env.FOUNTAIN_API_KEY = String(server.info.revokedKey);
       const before = (await streamCalls()).length;

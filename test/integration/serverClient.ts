@@ -7,6 +7,15 @@ export interface ServerInfo {
   [k: string]: unknown;
 }
 
+/** One entry of the server's request log (`GET /_control/log`). */
+export interface LoggedRequest {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  body?: unknown;
+}
+
 export class TestServer {
   constructor(readonly info: ServerInfo) {}
 
@@ -34,6 +43,17 @@ export class TestServer {
       throw new Error(`control ${method} ${path}: ${res.status} ${await res.text()}`);
     }
     return (await res.json()) as T;
+  }
+
+  /** Every API request the server answered, oldest first (control calls excluded). */
+  async requestLog(): Promise<LoggedRequest[]> {
+    return (await this.control<{ data: LoggedRequest[] }>('GET', '/log')).data;
+  }
+
+  /** The answer POSTs the server received for one conversation, oldest first. */
+  async answersFor(conversationId: string): Promise<LoggedRequest[]> {
+    const prefix = `/api/conversations/${conversationId}/requests/`;
+    return (await this.requestLog()).filter((e) => e.method === 'POST' && e.path.startsWith(prefix));
   }
 
   /** Starts a conversation with a scripted agent whose prompt asks for something (see test/server/agents/scripted.ts). */

@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '../harness/wait';
-import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { TestServer, type LoggedRequest, type ServerInfo } from '../integration/serverClient';
 import {
   clickNotificationButton,
   notification,
@@ -11,15 +10,11 @@ import {
   screenshot,
   textOf,
   toast,
+  until,
   type Workbench,
 } from './workbench';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string } & Record<string, unknown>;
-type LogEntry = { method: string; path: string; status: number; body?: unknown };
-
-/** Polls until `check` holds. */
-const until = <T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000) =>
-  waitFor(what, check, ms, 200);
 
 /** A scripted `ask:` line: a claude-shaped request (allow_always / allow / reject) of the given ACP kind. */
 function ask(kind: string, title: string): string {
@@ -85,9 +80,8 @@ describe('UI: approval History view and policy recommendations', function () {
     return r.body.data;
   }
 
-  async function patches(): Promise<LogEntry[]> {
-    const log = await server.control<{ data: LogEntry[] }>('GET', '/log');
-    return log.data.filter((e) => e.method === 'PATCH' && e.path.startsWith('/api/agents/'));
+  async function patches(): Promise<LoggedRequest[]> {
+    return (await server.requestLog()).filter((e) => e.method === 'PATCH' && e.path.startsWith('/api/agents/'));
   }
 
   /** Waits for the request's notification, clicks "Allow", and waits for the server to take exactly that answer. */
@@ -104,10 +98,7 @@ describe('UI: approval History view and policy recommendations', function () {
   }
 
   async function answers(conversationId: string): Promise<{ status: number; body: unknown }[]> {
-    const log = await server.control<{ data: LogEntry[] }>('GET', '/log');
-    return log.data
-      .filter((e) => e.method === 'POST' && e.path.startsWith(`/api/conversations/${conversationId}/requests/`))
-      .map((e) => ({ status: e.status, body: e.body }));
+    return (await server.answersFor(conversationId)).map((e) => ({ status: e.status, body: e.body }));
   }
 
   it('lists the answers given from the toasts, newest first, with kind and option; recommends only past the thresholds', async () => {

@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { TestServer, type ServerInfo } from '../integration/serverClient';
-import { waitFor } from '../harness/wait';
 import {
   clickNotificationButton,
   notification,
@@ -12,6 +11,7 @@ import {
   screenshot,
   textOf,
   toast,
+  until,
   type Workbench,
 } from './workbench';
 
@@ -19,21 +19,6 @@ import {
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
   return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
 }
-
-/** Answers the server received for one conversation (from the server's request log). */
-async function answersFor(server: TestServer, conversationId: string): Promise<{ status: number; body: unknown }[]> {
-  const log = await server.control<{ data: { method: string; path: string; status: number; body: unknown }[] }>(
-    'GET',
-    '/log',
-  );
-  return log.data.filter(
-    (e) => e.method === 'POST' && e.path.startsWith(`/api/conversations/${conversationId}/requests/`),
-  );
-}
-
-/** Polls until `check` holds (the UI's default wait is longer than the harness's). */
-const until = <T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000) =>
-  waitFor(what, check, ms, 200);
 
 async function openView(page: Page): Promise<void> {
   await runCommand(page, 'Fountain: Focus on Pending Approvals View');
@@ -97,7 +82,7 @@ describe('UI: approving in the real workbench', function () {
     await t.getByRole('button', { name: 'Allow', exact: true }).click();
     const state = await server.conversationState(id);
     await until('the approved command to run', () => fs.existsSync(path.join(state.cwd, 'approved-from-toast.txt')));
-    const answers = await answersFor(server, id);
+    const answers = await server.answersFor(id);
     assert.deepEqual(
       answers.map((a) => [a.status, a.body]),
       [[200, { option_id: 'allow' }]],
@@ -119,10 +104,10 @@ describe('UI: approving in the real workbench', function () {
     assert.equal(direct.status, 200);
     await openView(page);
     await treeRow(page, /touch raced\.txt.*answered elsewhere: reject/).waitFor({ timeout: 30_000 });
-    const before = (await answersFor(server, id)).length;
+    const before = (await server.answersFor(id)).length;
     await clickNotificationButton(page, 'touch raced.txt', 'Allow');
     await notification(page, 'Already answered elsewhere: Reject').waitFor({ timeout: 20_000 });
-    assert.equal((await answersFor(server, id)).length, before, 'the stale click sent nothing');
+    assert.equal((await server.answersFor(id)).length, before, 'the stale click sent nothing');
   });
 
   it('groups requests from three conversations, counts them on the badge, and the keyboard queue answers them oldest first', async () => {
@@ -157,7 +142,7 @@ describe('UI: approving in the real workbench', function () {
     }
     for (const [i, id] of ids.entries()) {
       const answers = await until(`answer ${i + 1}`, async () => {
-        const a = await answersFor(server, id);
+        const a = await server.answersFor(id);
         return a.length ? a : undefined;
       });
       assert.equal(answers.length, 1);
@@ -191,7 +176,7 @@ describe('UI: approving in the real workbench', function () {
     // Choose the second "always" option, which has no toast button of its own.
     await rows.filter({ hasText: 'proceed_always_user' }).click();
     const answers = await until('the answer', async () => {
-      const a = await answersFor(server, id);
+      const a = await server.answersFor(id);
       return a.length ? a : undefined;
     });
     assert.deepEqual(answers[0].body, { option_id: 'proceed_always_user' });
@@ -222,7 +207,7 @@ describe('UI: approving in the real workbench', function () {
     const details = await textOf(editor);
     assert.ok(details.includes('[Click me](command:workbench.action.quit)'), 'the full text, literally');
     await screenshot(page, path.join(MEDIA, 'details.png'));
-    assert.equal((await answersFor(server, id)).length, 0);
+    assert.equal((await server.answersFor(id)).length, 0);
   });
 
   it('an edit request with diff content opens a diff editor with the old and new text', async () => {
@@ -247,7 +232,7 @@ describe('UI: approving in the real workbench', function () {
       return text.includes('the old text') && text.includes('the new text');
     });
     await screenshot(page, path.join(MEDIA, 'diff.png'));
-    assert.equal((await answersFor(server, id)).length, 0, 'looking sends nothing');
+    assert.equal((await server.answersFor(id)).length, 0, 'looking sends nothing');
   });
 
   it('the tree answers too: the inline Reject action, and Ctrl+Alt+Y on the focused request', async () => {
@@ -260,7 +245,7 @@ describe('UI: approving in the real workbench', function () {
     await rejectRow.hover();
     await rejectRow.locator('.actions .action-label[aria-label^="Reject"]').click();
     const rejected = await until('the inline reject', async () => {
-      const a = await answersFor(server, rejectId);
+      const a = await server.answersFor(rejectId);
       return a.length ? a : undefined;
     });
     assert.deepEqual(
@@ -272,7 +257,7 @@ describe('UI: approving in the real workbench', function () {
     await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
     await page.keyboard.press('Control+Alt+Y');
     const allowed = await until('the keyboard allow', async () => {
-      const a = await answersFor(server, allowId);
+      const a = await server.answersFor(allowId);
       return a.length ? a : undefined;
     });
     assert.deepEqual(

@@ -15,6 +15,7 @@ import {
   startCodeServer,
   type CodeServer,
 } from '../harness/codeServer';
+import { waitFor } from '../harness/wait';
 import { localServerAvailable, startLocalServer, type LocalServer } from '../harness/localServer';
 
 export interface Workbench {
@@ -162,6 +163,11 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
 /** Visible text of an element with the editor's non-breaking spaces turned back into spaces. */
 export async function textOf(locator: Locator): Promise<string> {
   return (await locator.innerText()).replace(/\u00a0/g, ' ');
+}
+
+/** Polls until `check` holds; the UI's default wait is longer than the harness's. */
+export function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
+  return waitFor(what, check, ms, 200);
 }
 
 export async function screenshot(page: Page, file: string): Promise<void> {
