@@ -173,7 +173,9 @@ export class LocalAgentSession {
     });
     this.proc = proc;
     this.log(`[fountain] started ${spec.name} (${command}) as process group ${proc.pid} in ${cwd}`);
-    const tapped = tapStreams(proc.input, proc.output, this.options.onWire);
+    // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
+    // connection aborts their handlers (which would read as the agent withdrawing them).
+    const tapped = tapStreams(proc.input, proc.output, this.options.onWire, () => this.agentGone());
     this.tapped = tapped;
     const app = acp
       .client({ name: 'fountain-approvals' })
@@ -260,13 +262,17 @@ export class LocalAgentSession {
     }
   }
 
+  /** Nothing may be sent to an agent that is gone: the way out closes first, then its asks. */
+  private agentGone(): void {
+    this.tapped?.closeOutput();
+    this.broker.agentExited();
+  }
+
   private onProcessExit(exit: AgentExit): void {
     if (this.stopping) {
       return;
     }
-    // Nothing may be sent to an agent that is gone: close the way out first, then the asks.
-    this.tapped?.closeOutput();
-    this.broker.agentExited();
+    this.agentGone();
     this.connection?.close();
     const message = exitMessage(this.agentName, exit);
     this.transcript.addNote(message);
@@ -323,8 +329,7 @@ export class LocalAgentSession {
         await this.cancelTurn().catch(() => undefined);
       }
       await this.proc?.stop();
-      this.tapped?.closeOutput();
-      this.broker.agentExited();
+      this.agentGone();
       this.connection?.close();
       if (this._status !== 'exited') {
         this.setStatus('stopped');

@@ -36,6 +36,8 @@ export function tapStreams(
   toAgent: WritableStream<Uint8Array>,
   fromAgent: ReadableStream<Uint8Array>,
   listener?: WireListener,
+  /** The agent's stdout ended: called before the connection sees the end. */
+  onInputEnd?: () => void,
 ): TappedStreams {
   const writer = toAgent.getWriter();
   // Responses still awaited by responsesWritten(): JSON of the id → its waiter.
@@ -79,6 +81,9 @@ export function tapStreams(
       transform(chunk, controller) {
         tapIn(chunk);
         controller.enqueue(chunk);
+      },
+      flush() {
+        onInputEnd?.();
       },
     }),
   );

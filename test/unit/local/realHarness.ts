@@ -38,7 +38,7 @@ export interface Harness {
   responsesTo(id: unknown): Record<string, unknown>[];
   /** The agent's session/request_permission requests, in order. */
   permissionRequests(): Record<string, unknown>[];
-  diag(): string;
+  readonly diag: () => string;
   cleanup(): Promise<void>;
 }
 
