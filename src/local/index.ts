@@ -22,7 +22,9 @@ export type {
   LocalPermissionRequest,
   LocalToolCall,
   PendingAsk,
+  PermissionDecider,
   PermissionDecision,
+  PolicyMatch,
 } from './permissions';
 export { AgentStartError, LocalAgentSession } from './session';
 export type { LocalSessionExit, LocalSessionOptions, LocalSessionStatus } from './session';

@@ -60,6 +60,7 @@ export interface PendingAsk {
   readonly request: LocalPermissionRequest;
   /** The policy key that said `ask` (the title, the kind or `default`), for provenance. */
   readonly policyKey: string | null;
+  readonly matchedBy: PolicyMatch;
   readonly askedAt: number;
   /** Epoch ms at which the timeout answer is sent. */
   readonly deadline: number;
@@ -73,11 +74,23 @@ export interface PendingAsk {
 /** The inbox side: receives each ask. It must not answer by itself. */
 export type AskInbox = (ask: PendingAsk) => void;
 
+/**
+ * A decision point that replaces the policy (for a later gate): resolves with an offered option id or `'cancelled'`.
+ * It runs under the same rules: an id that was not offered is never sent (the reject option is, instead), the ask
+ * timeout, Cancel Turn and an agent exit still close the request, and a late result is dropped.
+ */
+export type PermissionDecider = (request: LocalPermissionRequest, signal: AbortSignal) => Promise<string>;
+
+/** Which part of the request the deciding policy key matched. */
+export type PolicyMatch = 'title' | 'kind' | 'default' | 'none';
+
 /** A decision made for one request, for history and provenance ("asked by kind "execute" in the local policy"). */
 export interface PermissionDecision {
   readonly request: LocalPermissionRequest;
-  readonly verdict: Verdict;
+  /** `custom`: a {@link PermissionDecider} decided, not the policy. */
+  readonly verdict: Verdict | 'custom';
   readonly policyKey: string | null;
+  readonly matchedBy: PolicyMatch;
   /** How it ended; `sent` is absent when nothing was sent (agent exited, request withdrawn). */
   readonly close: AskClose | { readonly reason: 'policy'; readonly sent: LocalOutcome };
 }
@@ -97,6 +110,7 @@ class Ask implements PendingAsk {
     readonly agentName: string,
     readonly request: LocalPermissionRequest,
     readonly policyKey: string | null,
+    readonly matchedBy: PolicyMatch,
     timeoutMs: number,
   ) {
     this.deadline = this.askedAt + timeoutMs;
@@ -136,6 +150,15 @@ export interface PermissionBrokerOptions {
   readonly ask: AskInbox;
   /** Overrides the policy's `ask_timeout` (tests); seconds. */
   readonly askTimeoutSec?: number;
+  /** Replaces the policy lookup (see {@link PermissionDecider}); the inbox is then not asked. */
+  readonly decide?: PermissionDecider;
+}
+
+function matchOf(request: LocalPermissionRequest, key: string | null): PolicyMatch {
+  if (key === null) {
+    return 'none';
+  }
+  return key === request.toolCall.title ? 'title' : key === request.toolCall.kind ? 'kind' : 'default';
 }
 
 /** The ask timeout a local policy gives: its `ask_timeout` when valid, else 300 s. */
@@ -169,17 +192,18 @@ export class PermissionBroker {
     signal?: AbortSignal,
     onAsk?: (ask: PendingAsk) => void,
   ): Promise<LocalOutcome | undefined> {
-    const { verdict, key } = verdictOf(this.opts.policy, {
-      title: request.toolCall.title,
-      kind: request.toolCall.kind,
-    });
-    if (verdict !== 'ask') {
+    const custom = this.opts.decide;
+    const { verdict, key } = custom
+      ? { verdict: 'custom' as const, key: null }
+      : verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind });
+    const matchedBy = matchOf(request, key);
+    if (verdict === 'auto_allow' || verdict === 'auto_deny') {
       const sent = autoOutcome(verdict, request.options);
-      this._onDidDecide.fire({ request, verdict, policyKey: key, close: { reason: 'policy', sent } });
+      this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close: { reason: 'policy', sent } });
       return sent;
     }
     const timeoutSec = this.opts.askTimeoutSec ?? localAskTimeoutSec(this.opts.policy);
-    const ask = new Ask(this.opts.agentName, request, key, timeoutSec * 1000);
+    const ask = new Ask(this.opts.agentName, request, key, matchedBy, timeoutSec * 1000);
     if (this.closedFor) {
       ask.close({ reason: this.closedFor });
     } else if (signal?.aborted) {
@@ -189,17 +213,32 @@ export class PermissionBroker {
       this._onDidChangeOpen.fire(this.open.size);
       signal?.addEventListener('abort', () => ask.close({ reason: 'withdrawn' }), { once: true });
       onAsk?.(ask);
-      try {
-        this.opts.ask(ask);
-      } catch {
-        // A broken inbox must not leave the agent hanging: the timeout still answers.
+      if (custom) {
+        const ac = new AbortController();
+        void ask.closed.then(() => ac.abort());
+        custom(request, ac.signal).then(
+          (id) => {
+            if (id === 'cancelled') {
+              ask.close({ reason: 'answered', sent: { outcome: 'cancelled' } });
+            } else if (ask.answer(id) === 'not_offered') {
+              ask.close({ reason: 'answered', sent: denyOutcome(request.options) });
+            }
+          },
+          () => ask.close({ reason: 'answered', sent: denyOutcome(request.options) }),
+        );
+      } else {
+        try {
+          this.opts.ask(ask);
+        } catch {
+          // A broken inbox must not leave the agent hanging: the timeout still answers.
+        }
       }
     }
     const close = await ask.closed;
     if (this.open.delete(ask)) {
       this._onDidChangeOpen.fire(this.open.size);
     }
-    this._onDidDecide.fire({ request, verdict, policyKey: key, close });
+    this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close });
     return 'sent' in close ? close.sent : undefined;
   }
 

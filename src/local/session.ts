@@ -9,7 +9,13 @@ import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, resolveAgentCommand, type SourceEnv } from './launch';
 import { normalizePermissionRequest } from './requestShape';
-import { PermissionBroker, type AskInbox, type PendingAsk, type PermissionDecision } from './permissions';
+import {
+  PermissionBroker,
+  type AskInbox,
+  type PendingAsk,
+  type PermissionDecider,
+  type PermissionDecision,
+} from './permissions';
 import { Transcript } from './transcript';
 import { tapStreams, type TappedStreams, type WireListener } from './wire';
 
@@ -27,6 +33,8 @@ export interface LocalSessionOptions {
   readonly log?: (line: string) => void;
   /** Every JSON-RPC line in each direction (trace logging, tests). */
   readonly onWire?: WireListener;
+  /** Replaces the policy (a later gate); the inbox is then not asked. */
+  readonly decide?: PermissionDecider;
   /** Overrides the policy's ask timeout, in seconds. */
   readonly askTimeoutSec?: number;
   /** How long initialize + session/new may take. Default 60 s. */
@@ -93,6 +101,7 @@ export class LocalAgentSession {
       policy: options.spec.policy,
       ask: options.ask,
       ...(options.askTimeoutSec !== undefined ? { askTimeoutSec: options.askTimeoutSec } : {}),
+      ...(options.decide ? { decide: options.decide } : {}),
     });
     this.onDidDecide = this.broker.onDidDecide;
     this.broker.onDidChangeOpen(() => this.updateStatus());
@@ -213,9 +222,12 @@ export class LocalAgentSession {
       this.modes = created.modes;
       await this.applyDefaultMode();
     } catch (e) {
-      const tail = proc.stderrTail();
+      // A closed connection usually means the process is exiting: its exit says more than the connection.
+      const exit = await Promise.race([proc.exited, new Promise<undefined>((r) => setTimeout(r, 1000))]);
+      const why = exit ? exitMessage(spec.name, exit) : e instanceof Error ? e.message : String(e);
+      const tail = exit?.stderrTail ?? proc.stderrTail();
       await this.stop();
-      throw new AgentStartError(`${spec.name} did not start: ${e instanceof Error ? e.message : String(e)}`, tail);
+      throw new AgentStartError(`${spec.name} did not start: ${why}`, tail);
     }
     this.setStatus('idle');
   }

@@ -129,4 +129,74 @@ describe('local agents: permission policy', () => {
     });
     assert.deepEqual(await b.decide(request()), { outcome: 'selected', optionId: 'reject' });
   });
+
+  it('reports which part of the request the deciding key matched', async () => {
+    const { b, asks } = broker({ default: 'ask', execute: 'ask', 'cat x': 'ask' });
+    void b.decide(request(CLAUDE, 'cat x', 'read'));
+    void b.decide(request(CLAUDE, 'ls', 'execute'));
+    void b.decide(request(CLAUDE, 'ls', 'read'));
+    assert.deepEqual(
+      asks.map((a) => [a.policyKey, a.matchedBy]),
+      [
+        ['cat x', 'title'],
+        ['execute', 'kind'],
+        ['default', 'default'],
+      ],
+    );
+    b.cancelAll();
+  });
+
+  describe('a custom decider (replaces the policy)', () => {
+    const custom = (decide: (r: LocalPermissionRequest, s: AbortSignal) => Promise<string>, askTimeoutSec?: number) => {
+      const asks: PendingAsk[] = [];
+      const b = new PermissionBroker({
+        agentName: 'a',
+        policy: { default: 'auto_allow' },
+        ask: (a) => asks.push(a),
+        decide,
+        ...(askTimeoutSec !== undefined ? { askTimeoutSec } : {}),
+      });
+      return { b, asks };
+    };
+
+    it('its offered id is sent, its "cancelled" is sent as cancelled, and the inbox is not asked', async () => {
+      const { b, asks } = custom(async (r) => r.options[1].optionId);
+      assert.deepEqual(await b.decide(request()), { outcome: 'selected', optionId: 'allow' });
+      const c = custom(async () => 'cancelled');
+      assert.deepEqual(await c.b.decide(request()), { outcome: 'cancelled' });
+      assert.equal(asks.length + c.asks.length, 0);
+    });
+
+    it('an id it invents, or a failure, sends the reject option instead', async () => {
+      assert.deepEqual(await custom(async () => 'bogus').b.decide(request()), {
+        outcome: 'selected',
+        optionId: 'reject',
+      });
+      assert.deepEqual(await custom(() => Promise.reject(new Error('x'))).b.decide(request()), {
+        outcome: 'selected',
+        optionId: 'reject',
+      });
+    });
+
+    it('Cancel Turn answers cancelled while it is still deciding; its late answer is dropped and its signal aborted', async () => {
+      let release!: (id: string) => void;
+      let signal!: AbortSignal;
+      const { b } = custom((_r, s) => {
+        signal = s;
+        return new Promise((r) => (release = r));
+      });
+      const decided = b.decide(request());
+      assert.equal(b.openAsks.length, 1);
+      b.cancelAll();
+      assert.deepEqual(await decided, { outcome: 'cancelled' });
+      assert.equal(signal.aborted, true);
+      release('allow');
+      assert.equal(b.openAsks.length, 0);
+    });
+
+    it('the ask timeout still applies', async () => {
+      const { b } = custom(() => new Promise(() => undefined), 0.02);
+      assert.deepEqual(await b.decide(request()), { outcome: 'selected', optionId: 'reject' });
+    });
+  });
 });

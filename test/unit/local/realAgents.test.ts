@@ -6,7 +6,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { LocalAgentSession, LocalSessionExit, PendingAsk } from '../../../src/local';
+import type {
+  LocalAgentSession,
+  LocalSessionExit,
+  LocalSessionStatus,
+  PendingAsk,
+  PermissionDecision,
+} from '../../../src/local';
 import {
   createHarness,
   groupAlive,
@@ -75,6 +81,8 @@ for (const preset of ['claude', 'gemini'] as const) {
     it('ask: the request reaches the inbox with the agent option ids; Allow runs the command and exactly that id was sent', async () => {
       const session = await h.start();
       assert.equal(session.status, 'idle');
+      const statuses: LocalSessionStatus[] = [];
+      session.onDidChangeStatus((st) => statuses.push(st));
       const env = readEnviron(session.pid!);
       if (env) {
         assert.equal(env.FOUNTAIN_TOKEN, undefined, 'a variable the preset does not name never reaches the agent');
@@ -101,6 +109,7 @@ for (const preset of ['claude', 'gemini'] as const) {
         { jsonrpc: '2.0', id, result: { outcome: { outcome: 'selected', optionId: allow.optionId } } },
       ]);
       assert.equal(session.status, 'idle');
+      assert.deepEqual(statuses, ['running', 'waiting', 'running', 'idle']);
       assert.match(session.transcript.render(), /\[tool completed\]/);
     });
 
@@ -205,13 +214,39 @@ for (const preset of ['claude', 'gemini'] as const) {
           h.responsesTo(req.id).map((r) => r.result),
           [{ outcome: { outcome: 'selected', optionId: 'reject' } }],
         );
-        assert.deepEqual(await decided, {
-          request: ((await decided) as { request: unknown }).request,
-          verdict: 'auto_deny',
-          policyKey: 'execute',
-          close: { reason: 'policy', sent: { outcome: 'selected', optionId: 'reject' } },
-        });
+        const decision = (await decided) as PermissionDecision;
+        assert.deepEqual([decision.verdict, decision.policyKey, decision.matchedBy], ['auto_deny', 'execute', 'kind']);
+        assert.deepEqual(decision.close, { reason: 'policy', sent: { outcome: 'selected', optionId: 'reject' } });
         assert.deepEqual(fs.readdirSync(h.cwd), []);
+      });
+
+      it('Restart: a new agent process and ACP session; the old group is gone', async () => {
+        const first = await h.start();
+        const oldPid = first.pid!;
+        const second = await withTimeout(first.restart(), STEP_MS, h.diag);
+        assert.equal(first.status, 'stopped');
+        assert.equal(groupAlive(oldPid), false);
+        assert.notEqual(second.pid, oldPid);
+        assert.notEqual(second.sessionId, first.sessionId);
+        assert.equal(second.status, 'idle');
+        await second.stop();
+      });
+
+      it('defaultMode: switched to after session/new when the agent offers it; an unknown one is only logged', async () => {
+        const session = await h.start({ defaultMode: 'acceptEdits' });
+        assert.deepEqual(
+          session.availableModes.map((m) => m.id),
+          ['default', 'acceptEdits', 'plan', 'dontAsk'],
+        );
+        const setMode = h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode');
+        assert.deepEqual(
+          setMode.map((w) => w.msg.params),
+          [{ sessionId: session.sessionId, modeId: 'acceptEdits' }],
+        );
+        const other = await h.start({ defaultMode: 'nonexistent' });
+        assert.equal(other.status, 'idle');
+        assert.equal(h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode').length, 1);
+        assert.ok(h.stderr.some((l) => l.includes('offers no mode "nonexistent"')));
       });
 
       it('policy execute: auto_allow → nothing is asked and allow_always is sent; the command runs', async () => {

@@ -33,7 +33,9 @@ export interface Harness {
   readonly stderr: string[];
   /** Resolves with the next ask the inbox receives. */
   nextAsk(): Promise<PendingAsk>;
-  start(overrides?: Partial<LocalSessionOptions> & { policy?: Record<string, unknown> }): Promise<LocalAgentSession>;
+  start(
+    overrides?: Partial<LocalSessionOptions> & { policy?: Record<string, unknown>; defaultMode?: string },
+  ): Promise<LocalAgentSession>;
   /** Our JSON-RPC responses to the agent's request `id`. */
   responsesTo(id: unknown): Record<string, unknown>[];
   /** The agent's session/request_permission requests, in order. */
@@ -104,7 +106,7 @@ export async function createHarness(preset: 'claude' | 'gemini'): Promise<Harnes
     stderr,
     nextAsk: () => new Promise((resolve) => waiters.push(resolve)),
     async start(overrides = {}) {
-      const { policy, ...rest } = overrides;
+      const { policy, defaultMode, ...rest } = overrides;
       const spec = specFromPreset(presetById(preset)!, {
         env: [
           'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC',
@@ -116,6 +118,7 @@ export async function createHarness(preset: 'claude' | 'gemini'): Promise<Harnes
           'CI',
         ],
         ...(policy ? { policy } : {}),
+        ...(defaultMode !== undefined ? { defaultMode } : {}),
       });
       const session = await LocalAgentSession.start({
         spec,
