@@ -44,10 +44,21 @@ describe('local agents: agent process', function () {
       ...extra,
     });
 
+  // Even when a test fails (or the code under test is broken on purpose), no process it started is left behind.
+  const started: number[] = [];
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-local-proc-'));
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => {
+    for (const pid of started.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
   it('runs in its own process group and stop() ends the whole group, escalating to SIGKILL', async () => {
     let childPid = 0;
@@ -58,9 +69,11 @@ describe('local agents: agent process', function () {
         const m = /^child (\d+)$/.exec(l);
         if (m) {
           childPid = Number(m[1]);
+          started.push(childPid);
         }
       },
     });
+    started.push(proc.pid);
     while (!childPid) {
       await new Promise((r) => setTimeout(r, 20));
     }
