@@ -177,18 +177,23 @@ export class ApiClient {
       );
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
     }
-    const result = classifyAnswer(res.status, parseErrorBody(res.text), res.headers, this.opts.env.timers.now());
+    const result = classifyAnswer(res.status, parseAnswerBody(res.text), res.headers, this.opts.env.timers.now());
     if (result === 'lost') {
       this.opts.env.logger.warn(`The answer to ${requestId} got HTTP ${res.status}; checking whether it took.`);
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
     }
-    if (result.kind === 'answered') {
-      const j = parseJson(res.text);
-      if (!j.ok || !AnswerOkSchema.safeParse(j.value).success) {
-        this.opts.env.logger.warn(
-          `The answer to ${requestId} returned 200 with an unexpected body; treating it as answered.`,
-        );
-      }
+    if (result === 'unconfirmed') {
+      // Not an answer (a redirect, an HTML page, `{}`): it may or may not have taken, so read the state back and
+      // never call it answered unless the server recorded our option.
+      const what =
+        res.status >= 300 && res.status < 400
+          ? `a redirect (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); redirects are not followed`
+          : `HTTP ${res.status} with a body that is not {"ok": true}, which is not an answer`;
+      this.opts.env.logger.warn(`The answer to ${requestId} got ${what}; checking whether it took.`);
+      const checked = await this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
+      return checked.kind === 'network'
+        ? { kind: 'unexpected', status: res.status, message: 'The server did not confirm the answer.' }
+        : checked;
     }
     this.opts.env.logger.info(`Answer to ${requestId} in ${conversationId}: ${result.kind} (HTTP ${res.status})`);
     return result;
@@ -289,6 +294,9 @@ export class ApiClient {
       const res = await env.fetch(server + path, {
         method,
         headers,
+        // Never follow a redirect: a 303 would turn the answer into a GET elsewhere, and https→http would send
+        // the key in clear. A 3xx is returned as it is and is never an answer.
+        redirect: 'manual',
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: ac.signal,
       });
@@ -301,6 +309,15 @@ export class ApiClient {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The JSON object of an answer response (`{ok: true}` or an error body), or {} when the body is not JSON. */
+function parseAnswerBody(text: string): WireErrorBody & { ok?: unknown } {
+  const j = parseJson(text);
+  if (!j.ok || j.value === null || typeof j.value !== 'object' || Array.isArray(j.value)) {
+    return {};
+  }
+  return { ...parseErrorBody(text), ok: (j.value as { ok?: unknown }).ok };
 }
 
 function parseErrorBody(text: string): WireErrorBody {
@@ -316,19 +333,24 @@ function retryAfterSec(headers: Headers, now: number): number | undefined {
 
 /**
  * Maps an answer response to an AnswerResult (§5). 'lost' means the status does not tell whether the answer took
- * (a gateway error) and the caller must read state back.
+ * (a gateway error) and the caller must read state back. 'unconfirmed' is a response that is not an answer: a 2xx
+ * whose body is not `{"ok": true}`, or a redirect (never followed); the caller reads state back and never counts it
+ * as answered unless the server recorded the option.
  */
 export function classifyAnswer(
   status: number,
-  body: WireErrorBody,
+  body: WireErrorBody & { ok?: unknown },
   headers: Headers,
   now: number,
-): AnswerResult | 'lost' {
+): AnswerResult | 'lost' | 'unconfirmed' {
   const code = body.error ?? undefined;
   const message = body.message ?? undefined;
   const retry = retryAfterSec(headers, now);
   if (status >= 200 && status < 300) {
-    return { kind: 'answered' };
+    return AnswerOkSchema.safeParse(body).success ? { kind: 'answered' } : 'unconfirmed';
+  }
+  if (status >= 300 && status < 400) {
+    return 'unconfirmed';
   }
   switch (status) {
     case 400:

@@ -242,7 +242,8 @@ export class SseClient extends Disposable {
     try {
       let res: Response;
       try {
-        res = await env.fetch(url, { headers, signal: ac.signal });
+        // A redirect is never followed (an https stream sent to plain http would accept forged events from there).
+        res = await env.fetch(url, { headers, signal: ac.signal, redirect: 'manual' });
       } catch (e) {
         return { kind: 'retry', healthy: false, reason: watchdogFired ? 'no response' : redact(errorMessage(e), key) };
       }
@@ -254,6 +255,13 @@ export class SseClient extends Disposable {
           reason: body.reason ?? body.error,
           message: redact(body.message ?? body.error ?? `HTTP ${res.status}`, key),
         };
+      }
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel().catch(() => undefined);
+        env.logger.warn(
+          `The stream answered HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}; redirects are not followed.`,
+        );
+        return { kind: 'retry', healthy: false, reason: `redirected (HTTP ${res.status}); redirects are not followed` };
       }
       if (res.status === 429 || res.status === 503) {
         await res.body?.cancel().catch(() => undefined);
