@@ -1,7 +1,7 @@
 /**
  * The account-wide SSE connection (fountain-protocol.md §4.6, §12.1): framing by eventsource-parser over a fetch
- * stream, `Last-Event-ID` resume with a persisted cursor, full-jitter backoff, Retry-After, a no-byte watchdog,
- * and a hard stop on 401/403. It only moves messages; validation and mapping happen in the `onMessage` handler.
+ * stream, `Last-Event-ID` resume with a persisted cursor, full-jitter backoff, Retry-After, a watchdog on complete
+ * frames, a cap on the bytes buffered without a complete frame, and a hard stop on 401/403. It only moves messages; validation and mapping happen in the `onMessage` handler.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ConnectionState } from '../domain/model';
@@ -35,6 +35,12 @@ export interface BackoffOptions {
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 30_000 };
+
+/**
+ * Characters the parser may buffer without a complete frame (a partial line plus a multi-line event) before the
+ * connection is dropped: room for a request with a multi-megabyte tool call (escaped twice), not for a flood.
+ */
+export const DEFAULT_MAX_FRAME_CHARS = 16 * 1024 * 1024;
 
 /** Full jitter: uniform in [0, min(cap, base·2^attempt)). `attempt` counts failures since the last healthy period. */
 export function backoffDelay(attempt: number, random: () => number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
@@ -71,8 +77,13 @@ export interface SseClientOptions {
   /** Called on every successful connection; `hadCursor` false means history was not replayed. */
   readonly onConnected?: (info: { hadCursor: boolean }) => void;
   readonly backoff?: BackoffOptions;
-  /** Reconnect when no byte (heartbeats included) arrives for this long. Default 45 s. */
+  /**
+   * Reconnect when no complete frame (an event, or a heartbeat comment) arrives for this long; bytes that do not
+   * complete a frame do not count. Default 45 s.
+   */
   readonly watchdogMs?: number;
+  /** Drop and reconnect when this many characters arrive without completing a frame. Default 16 Mi. */
+  readonly maxFrameChars?: number;
   /** A connection that lived this long resets the backoff. Default 30 s. */
   readonly healthyMs?: number;
   /** Debounce for writing the cursor to the store. Default 1 s. */
@@ -110,6 +121,7 @@ export class SseClient extends Disposable {
       healthyMs: 30_000,
       cursorFlushMs: 1000,
       ...opts,
+      maxFrameChars: opts.maxFrameChars ?? DEFAULT_MAX_FRAME_CHARS,
     };
     if (opts.signal) {
       const onAbort = () => this.dispose();
@@ -288,8 +300,14 @@ export class SseClient extends Disposable {
       }
 
       let reconnectRequested = false;
+      let overflow = false;
+      const maxFrameChars = this.opts.maxFrameChars;
+      // Only a complete frame or a comment (the heartbeat) re-arms the watchdog: a trickle of bytes that never
+      // finishes a frame is not a live stream.
       const parser = createParser({
+        maxBufferSize: maxFrameChars,
         onEvent: (m) => {
+          armWatchdog();
           if (reconnectRequested || ac.signal.aborted) {
             return;
           }
@@ -307,10 +325,20 @@ export class SseClient extends Disposable {
           }
         },
         onRetry: (ms) => {
+          armWatchdog();
           this.serverRetryMs = Math.min(ms, this.opts.backoff.capMs);
         },
-        onComment: (c) => env.logger.trace(`Stream comment: ${c.trim().slice(0, 80)}`),
-        onError: (e) => env.logger.warn(`Stream framing problem: ${e.message}`),
+        onComment: (c) => {
+          armWatchdog();
+          env.logger.trace(`Stream comment: ${c.trim().slice(0, 80)}`);
+        },
+        onError: (e) => {
+          if (e.type === 'max-buffer-size-exceeded') {
+            overflow = true;
+          } else {
+            env.logger.warn(`Stream framing problem: ${e.message}`);
+          }
+        },
       });
       const decoder = new TextDecoder();
       const reader = res.body.getReader();
@@ -321,8 +349,15 @@ export class SseClient extends Disposable {
           if (done) {
             break;
           }
-          armWatchdog();
           parser.feed(decoder.decode(value, { stream: true }));
+          if (overflow) {
+            reason = `no complete frame within ${maxFrameChars} characters`;
+            env.logger.warn(
+              `The stream sent more than ${maxFrameChars} characters without completing a frame; dropping the connection and reconnecting.`,
+            );
+            ac.abort(new Error('frame too large'));
+            break;
+          }
           if (reconnectRequested) {
             reason = 'the server ended the stream';
             ac.abort(new Error('server stage event'));
@@ -331,14 +366,16 @@ export class SseClient extends Disposable {
         }
       } catch (e) {
         reason = watchdogFired
-          ? `no data for ${Math.round(this.opts.watchdogMs / 1000)} s`
+          ? `no complete frame for ${Math.round(this.opts.watchdogMs / 1000)} s`
           : this.isDisposed
             ? 'disposed'
             : redact(errorMessage(e), key);
       } finally {
         reader.releaseLock();
       }
-      return { kind: 'retry', healthy: env.timers.now() - connectedAt >= this.opts.healthyMs, reason };
+      // A flood is never a healthy period: the backoff keeps growing while a server does it.
+      const healthy = !overflow && env.timers.now() - connectedAt >= this.opts.healthyMs;
+      return { kind: 'retry', healthy, reason };
     } finally {
       if (watchdog !== undefined) {
         env.timers.clearTimeout(watchdog);
