@@ -177,7 +177,10 @@ export class ApiClient {
       );
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
     }
-    const result = classifyAnswer(res.status, parseAnswerBody(res.text), res.headers, this.opts.env.timers.now());
+    const result = redactAnswer(
+      classifyAnswer(res.status, parseAnswerBody(res.text), res.headers, this.opts.env.timers.now()),
+      this.opts.key,
+    );
     if (result === 'lost') {
       this.opts.env.logger.warn(`The answer to ${requestId} got HTTP ${res.status}; checking whether it took.`);
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
@@ -257,11 +260,12 @@ export class ApiClient {
   private expectOk(res: RawResponse, what: string): unknown {
     if (res.status < 200 || res.status > 299) {
       const b = parseErrorBody(res.text);
+      const key = this.opts.key;
       throw new FountainHttpError(
         res.status,
         b.error ?? undefined,
-        `${what} failed: HTTP ${res.status}${b.error ? ` ${b.error}` : ''}`,
-        b.reason ?? undefined,
+        redact(`${what} failed: HTTP ${res.status}${b.error ? ` ${b.error}` : ''}`, key),
+        b.reason ? redact(b.reason, key) : undefined,
         retryAfterSec(res.headers, this.opts.env.timers.now()),
         b,
       );
@@ -318,6 +322,20 @@ function parseAnswerBody(text: string): WireErrorBody & { ok?: unknown } {
     return {};
   }
   return { ...parseErrorBody(text), ok: (j.value as { ok?: unknown }).ok };
+}
+
+/** The result with the key replaced in the server-provided `reason` and `message` (a server may echo the header). */
+function redactAnswer<T extends AnswerResult | 'lost' | 'unconfirmed'>(r: T, key: string): T {
+  if (typeof r === 'string') {
+    return r;
+  }
+  const out: Record<string, unknown> = { ...r };
+  for (const f of ['reason', 'message'] as const) {
+    if (typeof out[f] === 'string') {
+      out[f] = redact(out[f], key);
+    }
+  }
+  return out as T;
 }
 
 function parseErrorBody(text: string): WireErrorBody {

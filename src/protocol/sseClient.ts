@@ -264,7 +264,8 @@ export class SseClient extends Disposable {
         return {
           kind: 'auth',
           status: res.status,
-          reason: body.reason ?? body.error,
+          // A server may echo the Authorization header back; the key never leaves in a state or a log line.
+          reason: body.reason || body.error ? redact((body.reason || body.error)!, key) : undefined,
           message: redact(body.message ?? body.error ?? `HTTP ${res.status}`, key),
         };
       }
