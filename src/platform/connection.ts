@@ -70,6 +70,10 @@ export class ConnectionManager extends Disposable {
       return;
     }
     if (!key) {
+      const envServer = this.keys.environmentKeyServer();
+      if (envServer) {
+        this.log.info(`FOUNTAIN_API_KEY is not used for ${url}: it belongs to ${envServer} (FOUNTAIN_BASE_URL)`);
+      }
       this.setState({ kind: 'unconfigured', reason: 'noKey' });
       return;
     }
