@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
+import { inertNotice } from '../domain/inertNotice';
 import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
 import { FountainClient, redactingLogger } from '../protocol/fountainClient';
 import type { CursorStore } from '../protocol/sseClient';
@@ -127,9 +128,10 @@ export class ConnectionManager extends Disposable {
       );
       const signIn = vscode.l10n.t('Sign In');
       const showLogs = vscode.l10n.t('Show Logs');
+      // The server's sentence is shown inert (no links, no icons); the whole of it is in the log line above.
       void vscode.window
         .showErrorMessage(
-          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', s.message),
+          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', inertNotice(s.message).text),
           signIn,
           showLogs,
         )
