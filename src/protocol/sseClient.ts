@@ -1,68 +1,32 @@
 /**
  * The account-wide SSE connection (fountain-protocol.md §4.6, §12.1): framing by eventsource-parser over a fetch
  * stream, `Last-Event-ID` resume with a persisted cursor, full-jitter backoff, Retry-After, a watchdog on complete
- * frames, a cap on the bytes buffered without a complete frame, and a hard stop on 401/403. It only moves messages; validation and mapping happen in the `onMessage` handler.
+ * frames, a cap on the bytes buffered without a complete frame, and a hard stop on 401/403. It only moves
+ * messages; validation and mapping happen in the `onMessage` handler.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ConnectionState } from '../domain/model';
 import { Emitter, type Event } from '../domain/events';
 import { Disposable } from '../util/lifecycle';
+import type { CursorStore } from './cursorStore';
 import { redact, sleep, type ProtocolEnv, type TimerHandle } from './env';
-import { ErrorBodySchema, parseJson } from './schema';
+import {
+  DEFAULT_BACKOFF,
+  backoffDelay,
+  parseRetryAfter,
+  readErrorBody,
+  errorMessage,
+  type BackoffOptions,
+} from './failures';
 
-/** Where the last processed event id is kept between sessions (the VS Code side backs it with globalState). */
-export interface CursorStore {
-  get(scope: string): string | undefined | PromiseLike<string | undefined>;
-  set(scope: string, cursor: string): void | PromiseLike<void>;
-}
-
-/** A CursorStore in memory (tests, and a fallback). */
-export class MemoryCursorStore implements CursorStore {
-  readonly values = new Map<string, string>();
-  get(scope: string): string | undefined {
-    return this.values.get(scope);
-  }
-  set(scope: string, cursor: string): void {
-    this.values.set(scope, cursor);
-  }
-}
-
-export interface BackoffOptions {
-  /** First step of the exponential ceiling. */
-  readonly baseMs: number;
-  /** Largest possible wait. */
-  readonly capMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 30_000 };
+export * from './failures';
+export * from './cursorStore';
 
 /**
  * Characters the parser may buffer without a complete frame (a partial line plus a multi-line event) before the
  * connection is dropped: room for a request with a multi-megabyte tool call (escaped twice), not for a flood.
  */
 export const DEFAULT_MAX_FRAME_CHARS = 16 * 1024 * 1024;
-
-/** Full jitter: uniform in [0, min(cap, base·2^attempt)). `attempt` counts failures since the last healthy period. */
-export function backoffDelay(attempt: number, random: () => number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
-  const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** Math.min(Math.max(attempt, 0), 30));
-  return Math.floor(Math.min(Math.max(random(), 0), 1) * ceiling);
-}
-
-/** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped at an hour; undefined if absent/invalid. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (!value) {
-    return undefined;
-  }
-  const v = value.trim();
-  let ms: number | undefined;
-  if (/^\d+$/.test(v)) {
-    ms = Number(v) * 1000;
-  } else {
-    const t = Date.parse(v);
-    ms = Number.isFinite(t) ? Math.max(0, t - now) : undefined;
-  }
-  return ms === undefined ? undefined : Math.min(ms, 3_600_000);
-}
 
 export interface SseClientOptions {
   /** Full URL of the stream, query included. */
@@ -431,29 +395,4 @@ export class SseClient extends Disposable {
     this._state = s;
     this._onDidChangeState.fire(s);
   }
-}
-
-/** The `{error, reason, message}` of a refusal, or {} when the body is not that. */
-export async function readErrorBody(res: Response): Promise<{ error?: string; reason?: string; message?: string }> {
-  try {
-    const text = await res.text();
-    const j = parseJson(text);
-    if (!j.ok) {
-      return {};
-    }
-    const r = ErrorBodySchema.safeParse(j.value);
-    return r.success
-      ? { error: r.data.error ?? undefined, reason: r.data.reason ?? undefined, message: r.data.message ?? undefined }
-      : {};
-  } catch {
-    return {};
-  }
-}
-
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
-  }
-  return String(e);
 }
