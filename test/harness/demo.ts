@@ -22,6 +22,7 @@ export async function main(): Promise<void> {
     server = await startLocalServer({ scenario: 'demo', logFile: path.join(runDir, 'local-server.log') });
     machineSettings['fountain.serverUrl'] = server.info.url;
     env.FOUNTAIN_API_KEY = server.info.apiKey;
+    env.FOUNTAIN_BASE_URL = server.info.url; // the server the environment's key belongs to
     console.log(`demo: local Fountain server at ${server.info.url}`);
   } else {
     console.log('demo: no local server in this checkout yet; the extension starts with no server configured.');

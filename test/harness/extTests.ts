@@ -53,6 +53,8 @@ export async function main(): Promise<void> {
     const info = server?.info ?? { url: 'http://127.0.0.1:9', apiKey: 'ftn_test_no_server' };
     machineSettings['fountain.serverUrl'] = info.url;
     env.FOUNTAIN_API_KEY = info.apiKey;
+    // The environment's key belongs to the server FOUNTAIN_BASE_URL names (the configured one, here).
+    env.FOUNTAIN_BASE_URL = info.url;
     env.FOUNTAIN_TEST_SERVER = JSON.stringify(info);
     const cs = await startCodeServer({ runDir, smokeTestDriver: true, env, machineSettings });
     const browser = await launchBrowser(runDir);

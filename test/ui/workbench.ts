@@ -66,6 +66,7 @@ export async function openWorkbench(
       serverUrl = server.info.url;
       if (opts.withKeyInEnv) {
         env.FOUNTAIN_API_KEY = server.info.apiKey;
+        env.FOUNTAIN_BASE_URL = server.info.url; // the server the environment's key belongs to
       }
     }
     cs = await startCodeServer({
