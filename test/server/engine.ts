@@ -2,14 +2,13 @@
  * The server's brain: conversations, turns and the ask flow, as Fountain runs them. It returns records and results;
  * the routes turn them into HTTP (./routes, ./views).
  *
- * The server is the ACP *client* of each conversation's agent (SDK 2.4 app API). A `session/request_permission` gets
+ * The server is the ACP *client* of each conversation's agent (./agentSessions). A `session/request_permission` gets
  * the effective verdict (agent policy clamped by the launch policy, computed live); `auto_*` is answered at once,
  * `ask` is held under a minted id `<jsonrpc id>.<16 hex>`, stored on the `acp` stream, announced by `request`/`started`,
  * and resolved by the first answer, the in-turn ceiling, or the end of the turn. A turn that ends `waiting` turns its
  * held request into a detached one with a deadline; answering (or the once-a-minute sweep) opens a resume turn whose
  * prompt is the one-line `fountain/permission_answer` JSON.
  */
-import * as acp from '@agentclientprotocol/sdk';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
@@ -24,7 +23,8 @@ import {
 } from '../../src/policy';
 import { blocksForUpdate, permissionRequestBlock, type Block } from './blocks';
 import type { Clock, TimerHandle } from './clock';
-import type { AgentDefinition, AgentProcess } from './agents/types';
+import type { AgentDefinition } from './agents/types';
+import { AgentSessions, type PermissionResponse } from './agentSessions';
 import type { SseHub } from './sse';
 import {
   newKey,
@@ -50,8 +50,6 @@ export interface EngineOptions {
   log: (msg: string) => void;
 }
 
-type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } };
-
 interface Held {
   rec: RequestRec;
   respond: (r: PermissionResponse) => void;
@@ -62,12 +60,6 @@ interface Queued {
   prompt: string;
   origin: 'user' | 'autonomous';
   clientRequestId: string | null;
-}
-
-interface Session {
-  proc: AgentProcess;
-  conn: acp.ClientConnection;
-  sessionId: string;
 }
 
 /** Why `createConversation` made no conversation. */
@@ -94,7 +86,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 export class Engine {
   private readonly held = new Map<string, Held>();
-  private readonly sessions = new Map<string, Promise<Session>>();
+  private readonly sessions: AgentSessions;
   private readonly queues = new Map<string, Queued[]>();
   private readonly running = new Set<string>();
   private readonly currentTurn = new Map<string, TurnRec>();
@@ -107,6 +99,11 @@ export class Engine {
     public store: Store,
     private readonly opts: EngineOptions,
   ) {
+    this.sessions = new AgentSessions(opts.agents, opts.log, {
+      onPermission: (conv, params, jsonrpcId) => this.onPermission(conv, params, jsonrpcId),
+      onLine: (conv, line) => this.onAgentLine(conv, line),
+      onSessionId: (conv) => this.store.saveConv(conv),
+    });
     this.sweepTimer = opts.clock.every(opts.sweepMs, () => this.sweep());
   }
 
@@ -261,7 +258,7 @@ export class Engine {
     this.store.saveConv(conv);
     this.store.saveKey({ key: newKey('ftn_sprite_'), user_id: user.id, scope: `sprite:${id}` });
     this.opts.hub.conversationsChanged(user.id);
-    void this.ensureSession(conv).then(
+    void this.sessions.ensure(conv).then(
       () => {
         if (conv.status === 'pending') {
           this.touch(conv, { status: 'idle' });
@@ -347,7 +344,7 @@ export class Engine {
     let stop: string | undefined;
     let failure: string | undefined;
     try {
-      const s = await this.ensureSession(conv);
+      const s = await this.sessions.ensure(conv);
       const r = await s.conn.agent.request<Record<string, unknown>>('session/prompt', {
         sessionId: s.sessionId,
         prompt: [{ type: 'text', text: turn.prompt }],
@@ -444,60 +441,7 @@ export class Engine {
     this.pump(conv);
   }
 
-  // ---------------------------------------------------------------------------------------------- agent sessions
-
-  private ensureSession(conv: ConversationRec): Promise<Session> {
-    let s = this.sessions.get(conv.id);
-    if (!s) {
-      s = this.launch(conv);
-      this.sessions.set(conv.id, s);
-      s.catch((err: unknown) => {
-        this.sessions.delete(conv.id);
-        this.opts.log(
-          `agent ${conv.agent_id} for ${conv.id} failed to start: ${(err as Error)?.message ?? String(err)}`,
-        );
-      });
-    }
-    return s;
-  }
-
-  private async launch(conv: ConversationRec): Promise<Session> {
-    const def = this.opts.agents.get(conv.agent_id);
-    if (!def) {
-      throw new Error(`no launcher for agent ${conv.agent_id}`);
-    }
-    mkdirSync(conv.cwd, { recursive: true });
-    const proc = await def.launch({ conversationId: conv.id, cwd: conv.cwd, env: {} });
-    const tap = new LineTap((line) => this.onAgentLine(conv, line));
-    const app = acp
-      .client({ name: 'fountain-test-server' })
-      .onRequest(
-        'session/request_permission',
-        (raw: unknown) => raw,
-        (ctx) => this.onPermission(conv, isObj(ctx.params) ? ctx.params : {}, ctx.requestId ?? 'null'),
-      )
-      .onNotification('session/update', () => undefined);
-    const conn = app.connect(acp.ndJsonStream(proc.input, proc.output.pipeThrough(tap)));
-    void conn.closed.then(
-      () => this.onAgentGone(conv),
-      () => this.onAgentGone(conv),
-    );
-    await conn.agent.request('initialize', {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-      clientInfo: { name: 'fountain-test-server', version: '1.0.0' },
-    });
-    const ns = await conn.agent.request('session/new', { cwd: conv.cwd, mcpServers: [] });
-    if (conv.runtime_session_id !== ns.sessionId) {
-      conv.runtime_session_id = ns.sessionId;
-      this.store.saveConv(conv);
-    }
-    return { proc, conn, sessionId: ns.sessionId };
-  }
-
-  private onAgentGone(conv: ConversationRec): void {
-    this.sessions.delete(conv.id);
-  }
+  // ---------------------------------------------------------------------------------------------- agent output
 
   /** Every agent→client `session/update` line is stored verbatim on the `acp` stream. */
   private onAgentLine(conv: ConversationRec, line: string): void {
@@ -806,19 +750,7 @@ export class Engine {
       this.opts.clock.cancel(h.timer);
     }
     this.held.clear();
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(
-      sessions.map(async (p) => {
-        try {
-          const s = await p;
-          s.conn.close();
-          await s.proc.dispose();
-        } catch {
-          // already gone
-        }
-      }),
-    );
+    await this.sessions.disposeAll();
   }
 
   /** For tests and the control API: is the request currently held in a live turn? */
@@ -843,30 +775,4 @@ function optionError(rec: RequestRec, optionId: unknown): AnswerResult | undefin
     return 'unknown_option';
   }
   return undefined;
-}
-
-/** Passes bytes through untouched and reports every complete line it saw. */
-class LineTap extends TransformStream<Uint8Array, Uint8Array> {
-  constructor(onLine: (line: string) => void) {
-    const decoder = new TextDecoder();
-    let buf = '';
-    super({
-      transform(chunk, ctl) {
-        buf += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).replace(/\r$/, '');
-          buf = buf.slice(nl + 1);
-          if (line.trim()) {
-            try {
-              onLine(line);
-            } catch (err) {
-              console.error('[test-server] line tap failed:', err);
-            }
-          }
-        }
-        ctl.enqueue(chunk);
-      },
-    });
-  }
 }
