@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { killGroup } from '../harness/codeServer';
+import { killGroup } from '../support/codeServer';
 
 export interface TestCert {
   readonly cert: string;

@@ -4,9 +4,9 @@
  * installed from a freshly built .vsix, pointed at that server. Prints one URL to open. Ctrl+C stops everything.
  */
 import * as path from 'node:path';
-import { QUIET_SETTINGS, installVsix, makeRunDir, startCodeServer, ROOT } from './codeServer';
-import { localServerAvailable, startLocalServer, type LocalServer } from './localServer';
-import { packageVsix } from '../ui/workbench';
+import { QUIET_SETTINGS, installVsix, makeRunDir, startCodeServer, ROOT } from '../support/codeServer';
+import { localServerAvailable, startLocalServer, type LocalServer } from '../support/serverFixture';
+import { packageVsix } from '../support/workbench';
 
 export async function main(): Promise<void> {
   const port = Number(process.env.PORT || 0) || undefined;

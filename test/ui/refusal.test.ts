@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { TestServer } from '../support/serverClient';
 import { openWorkbench, runCommand, screenshot, textOf, toast, until, type Workbench } from './workbench';
 
 /** A refusal sentence written to be a live link and an icon if a notification rendered it as markup. */
@@ -18,7 +18,7 @@ describe('UI: a server refusal message in a notification is inert text', functio
     if (!wb.server) {
       this.skip();
     }
-    server = new TestServer(wb.server.info as ServerInfo);
+    server = new TestServer(wb.server.info);
   });
   after(async function () {
     if (this.currentTest?.state === 'failed') {

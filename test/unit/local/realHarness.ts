@@ -4,8 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFakeModel, type FakeModel } from '../../server/agents/real/fakeModel';
-import { realAgentsInstalled, REAL_AGENTS_SETUP_HINT } from '../../server/agents/real';
+import { startFakeModel, realAgentsInstalled, REAL_AGENTS_SETUP_HINT, type FakeModel } from '../../support/realAgents';
 import {
   LocalAgentSession,
   presetById,
