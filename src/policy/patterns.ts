@@ -1,0 +1,117 @@
+/**
+ * Allow and deny patterns of the local gate: `'<kind>:<glob>'` or a bare `'<glob>'` for every kind. `bash:` is
+ * another name for `execute:`. What the glob is matched against depends on the request:
+ * - a shell command: each simple command of the parsed line (words joined by single spaces); `*` matches any
+ *   characters, including spaces and slashes;
+ * - file paths: every path of the request; `*` and `?` stay inside one segment, `**` crosses segments, `dir/...`
+ *   is the tree; a glob not starting with `/` is read relative to each workspace root;
+ * - a fetch: the URL, `*` matching any characters; anything else: its title.
+ */
+import { TOOL_KINDS } from './verdicts';
+import { isInside, normalisePath, pathGlobRegex } from './scope';
+
+export interface GatePattern {
+  /** As written in the configuration, for naming in a decision. */
+  readonly source: string;
+  /** The ACP kind it is limited to (`bash` already read as `execute`), or undefined for every kind. */
+  readonly kind?: string;
+  readonly glob: string;
+}
+
+/** Thrown by the gate for configuration that cannot be honoured (an unknown bundle, a malformed pattern, …). */
+export class GateConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`The local permission settings cannot be used: ${problems.join('; ')}.`);
+    this.name = 'GateConfigError';
+  }
+}
+
+const KIND_ALIASES: Readonly<Record<string, string>> = { bash: 'execute', shell: 'execute' };
+
+/** A pattern parsed, or the sentence saying why it cannot be. */
+export function parsePattern(source: unknown): GatePattern | { problem: string } {
+  if (typeof source !== 'string' || source.trim() === '') {
+    return { problem: `${JSON.stringify(source)} is not a pattern (use "<kind>:<glob>" or "<glob>")` };
+  }
+  const m = /^([A-Za-z_]+):(?!\/\/)(.*)$/s.exec(source);
+  if (!m) {
+    return { source, glob: source };
+  }
+  const kind = KIND_ALIASES[m[1]] ?? m[1];
+  if (!TOOL_KINDS.includes(kind)) {
+    return {
+      problem: `pattern "${source}" names the unknown kind "${m[1]}" (one of bash, ${TOOL_KINDS.join(', ')})`,
+    };
+  }
+  if (m[2].trim() === '') {
+    return { problem: `pattern "${source}" has nothing after "${m[1]}:" (use "${m[1]}:*" for every call)` };
+  }
+  return { source, kind, glob: m[2] };
+}
+
+/** Parse a list, collecting every problem. */
+export function parsePatterns(list: readonly unknown[] | undefined): { patterns: GatePattern[]; problems: string[] } {
+  const patterns: GatePattern[] = [];
+  const problems: string[] = [];
+  for (const s of Array.isArray(list) ? list : []) {
+    const p = parsePattern(s);
+    if ('problem' in p) {
+      problems.push(p.problem);
+    } else {
+      patterns.push(p);
+    }
+  }
+  return { patterns, problems };
+}
+
+const cache = new Map<string, RegExp>();
+
+function cached(key: string, build: () => RegExp): RegExp {
+  let re = cache.get(key);
+  if (!re) {
+    if (cache.size > 2000) {
+      cache.clear();
+    }
+    re = build();
+    cache.set(key, re);
+  }
+  return re;
+}
+
+/** A command or text glob: `*` matches any run of characters, everything else is literal; blanks collapse. */
+export function textGlobRegex(glob: string): RegExp {
+  return cached(`t${glob}`, () => {
+    const g = glob.trim().replace(/\s+/g, ' ');
+    const body = g
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    return new RegExp(`^${body}$`, 's');
+  });
+}
+
+/** Whether a command glob matches one simple command's text. */
+export function commandMatches(glob: string, text: string): boolean {
+  return textGlobRegex(glob).test(text.trim().replace(/\s+/g, ' '));
+}
+
+/** Whether a path glob matches an absolute path; a relative glob is tried against each root it is inside. */
+export function pathMatches(glob: string, path: string, roots: readonly string[]): boolean {
+  const p = normalisePath(path);
+  if (p === undefined) {
+    return false;
+  }
+  if (glob.startsWith('/')) {
+    return cached(`p${glob}`, () => pathGlobRegex(glob)).test(p);
+  }
+  const rel = cached(`p/${glob}`, () => pathGlobRegex('/' + glob.replace(/^\.\//, '')));
+  return roots.some((root) => {
+    const r = normalisePath(root);
+    return r !== undefined && isInside(p, r) && rel.test(r === '/' ? p : p.slice(r.length) || '/');
+  });
+}
+
+/** Whether a pattern applies to a request of `kind` at all. */
+export function appliesTo(pattern: GatePattern, kind: string | undefined): boolean {
+  return pattern.kind === undefined || pattern.kind === kind;
+}
