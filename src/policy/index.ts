@@ -39,6 +39,7 @@ export { EDIT_KINDS, GATE_MODES, NO_EFFECT_KINDS, PLAN_MODE_KINDS, decide } from
 export type { GateDecision, GateInput, GateMode, GateRequest, GateRule, GateVerdict } from './gate';
 export { compileGateConfig, gateConfigProblems } from './gateConfig';
 export type { GateConfig } from './gateConfig';
+export { gateOutcome } from './gateAnswer';
 export { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
 export { denylistMatch } from './denylist';
 export type { DenylistHit } from './denylist';
@@ -58,3 +59,5 @@ export { accessFor, isInside, normalisePath, pathGlobRegex } from './scope';
 export type { Access, AllowPath } from './scope';
 export { allParts, hasSubstitution, parseCommand } from './shell';
 export type { CommandPart, ParsedCommand, Redirect, Substitution } from './shell';
+export { recommendLocal } from './localRecommendations';
+export type { ApprovalEntry, LocalRecommendation, LocalRecommendationOptions } from './localRecommendations';

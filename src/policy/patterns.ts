@@ -4,7 +4,8 @@
  * - a shell command: each simple command of the parsed line (words joined by single spaces); `*` matches any
  *   characters, including spaces and slashes;
  * - file paths: every path of the request; `*` and `?` stay inside one segment, `**` crosses segments, `dir/...`
- *   is the tree; a glob not starting with `/` is read relative to each workspace root;
+ *   is the tree; a glob not starting with `/` is read relative to each workspace root, except that one starting
+ *   with `**` matches at any depth anywhere;
  * - a fetch: the URL, `*` matching any characters; anything else: its title.
  */
 import { TOOL_KINDS } from './verdicts';
@@ -105,6 +106,10 @@ export function pathMatches(glob: string, path: string, roots: readonly string[]
     return cached(`p${glob}`, () => pathGlobRegex(glob)).test(p);
   }
   const rel = cached(`p/${glob}`, () => pathGlobRegex('/' + glob.replace(/^\.\//, '')));
+  if (glob.startsWith('**') && rel.test(p)) {
+    // `**` and `**/.env` match at any depth, inside the roots or not.
+    return true;
+  }
   return roots.some((root) => {
     const r = normalisePath(root);
     return r !== undefined && isInside(p, r) && rel.test(r === '/' ? p : p.slice(r.length) || '/');

@@ -67,6 +67,9 @@ describe('local gate: paths', () => {
     assert.ok(pathMatches('src/**', '/work/repo/src/a/b.ts', ['/work/repo']));
     assert.ok(!pathMatches('src/**', '/work/other/src/a.ts', ['/work/repo']));
     assert.ok(!pathMatches('src/*', '/work/repo/src/a/b.ts', ['/work/repo']));
+    // A glob starting with ** matches at any depth, inside the roots or not.
+    assert.ok(pathMatches('**/.env', '/etc/app/.env', ['/work/repo']));
+    assert.ok(pathMatches('**', '/opt/x', []));
   });
 });
 
