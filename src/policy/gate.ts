@@ -14,10 +14,10 @@
  * checks settings with `gateConfigProblems` when they change and shows the problems.
  * Reasons quote paths, patterns and kinds from the request and the settings: render them as inert text.
  */
-import { denylistMatch } from './denylist';
+import { denylistMatch, stripWrappers } from './denylist';
 import { compileGateConfig, type AllowRule, type CompiledConfig, type GateConfig } from './gateConfig';
 import { grantCoversPart, grantCoversRequest, isGrant, requestKey, type Grant } from './grants';
-import { appliesTo, commandMatches, pathMatches, textGlobRegex, type GatePattern } from './patterns';
+import { MAX_PATH_LENGTH, appliesTo, commandMatches, pathMatches, textGlobMatches, type GatePattern } from './patterns';
 import { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
 import { accessFor, grants, normalisePath } from './scope';
 import { allParts, parseCommand, type ParsedCommand } from './shell';
@@ -117,14 +117,19 @@ function denyMatches(ctx: Ctx, p: GatePattern): boolean {
     return false;
   }
   if (ctx.command !== undefined && ctx.parsed) {
+    // The whole line, each simple command (also inside substitutions), and each with `sudo`/`env`/… stripped.
     return (
-      commandMatches(p.glob, ctx.command) || allParts(ctx.parsed).some((part) => commandMatches(p.glob, part.text))
+      commandMatches(p.glob, ctx.command) ||
+      allParts(ctx.parsed).some(
+        (part) => commandMatches(p.glob, part.text) || commandMatches(p.glob, stripWrappers(part.words).join(' ')),
+      )
     );
   }
   if (ctx.paths.length > 0) {
-    return ctx.paths.some((x) => pathMatches(p.glob, x.path, ctx.cfg.roots));
+    // A path too long to be real matches every deny pattern of its kind: fail closed.
+    return ctx.paths.some((x) => x.path.length > MAX_PATH_LENGTH || pathMatches(p.glob, x.path, ctx.cfg.roots));
   }
-  return textGlobRegex(p.glob).test(requestKey(ctx.req));
+  return textGlobMatches(p.glob, requestKey(ctx.req));
 }
 
 /** Whether an allow pattern covers a non-execute request (every key must match). */
@@ -136,11 +141,13 @@ function allowMatches(ctx: Ctx, p: GatePattern): boolean {
     return ctx.paths.every((x) => pathMatches(p.glob, x.path, ctx.cfg.roots));
   }
   const key = ctx.req.url ?? ctx.req.title;
-  return typeof key === 'string' ? textGlobRegex(p.glob).test(key) : /^\*+$/.test(p.glob.trim());
+  return typeof key === 'string' ? textGlobMatches(p.glob, key) : /^\*+$/.test(p.glob.trim());
 }
 
 function decideDenylist(ctx: Ctx): GateDecision | undefined {
-  const hit = ctx.command !== undefined ? denylistMatch(ctx.command) : undefined;
+  // Any request that carries a command is checked, whatever its kind says.
+  const text = ctx.command ?? (typeof ctx.req.command === 'string' ? ctx.req.command : undefined);
+  const hit = text !== undefined ? denylistMatch(text) : undefined;
   return hit
     ? {
         verdict: 'deny',

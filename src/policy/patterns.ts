@@ -79,27 +79,50 @@ function cached(key: string, build: () => RegExp): RegExp {
   return re;
 }
 
-/** A command or text glob: `*` matches any run of characters, everything else is literal; blanks collapse. */
-export function textGlobRegex(glob: string): RegExp {
-  return cached(`t${glob}`, () => {
-    const g = glob.trim().replace(/\s+/g, ' ');
-    const body = g
-      .split('*')
-      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    return new RegExp(`^${body}$`, 's');
-  });
+/**
+ * Whether a text glob matches: `*` matches any run of characters (spaces and slashes included), everything else
+ * is literal. The two-pointer wildcard match is O(glob × text) at worst, never exponential or polynomial in the
+ * number of stars as a backtracking regular expression would be on a hostile 1 MB command.
+ */
+export function textGlobMatches(glob: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < text.length) {
+    if (p < glob.length && glob[p] !== '*' && glob[p] === text[t]) {
+      p++;
+      t++;
+    } else if (p < glob.length && glob[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < glob.length && glob[p] === '*') {
+    p++;
+  }
+  return p === glob.length;
 }
 
-/** Whether a command glob matches one simple command's text. */
+const blanks = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+/** Whether a command glob matches one simple command's text; runs of blanks count as one space on both sides. */
 export function commandMatches(glob: string, text: string): boolean {
-  return textGlobRegex(glob).test(text.trim().replace(/\s+/g, ' '));
+  return textGlobMatches(blanks(glob), blanks(text));
 }
+
+/** Paths longer than this (Linux's PATH_MAX) match no allow pattern and every deny pattern of their kind. */
+export const MAX_PATH_LENGTH = 4096;
 
 /** Whether a path glob matches an absolute path; a relative glob is tried against each root it is inside. */
 export function pathMatches(glob: string, path: string, roots: readonly string[]): boolean {
   const p = normalisePath(path);
-  if (p === undefined) {
+  if (p === undefined || p.length > MAX_PATH_LENGTH) {
     return false;
   }
   if (glob.startsWith('/')) {

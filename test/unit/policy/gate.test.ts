@@ -35,6 +35,13 @@ describe('local gate: decide, rule by rule', () => {
       assert.equal(brief(gate({ kind: 'execute', title: 'sudo rm -rf /' })), 'deny/denylist');
     });
 
+    it('checks a command carried by a request of any kind', () => {
+      assert.equal(
+        brief(gate({ kind: 'other', title: 'Run', command: 'rm -rf ~' }, { mode: 'yolo' })),
+        'deny/denylist',
+      );
+    });
+
     it('does not denylist rm -rf build', () => {
       assert.notEqual(gate(run('rm -rf build')).rule, 'denylist');
       assert.equal(brief(gate(run('rm -rf build'))), 'ask/mode');
@@ -95,6 +102,15 @@ describe('local gate: decide, rule by rule', () => {
       const config = cfg({ deny: ['execute:git push*'] });
       assert.equal(brief(decide({ request: run('ls && git push'), mode: 'ask', config })), 'deny/deny-pattern');
       assert.equal(brief(decide({ request: run('echo $(git push)'), mode: 'ask', config })), 'deny/deny-pattern');
+      assert.equal(brief(decide({ request: run('sudo -u me git push'), mode: 'ask', config })), 'deny/deny-pattern');
+      assert.equal(brief(decide({ request: run('FOO=1 git "push"'), mode: 'ask', config })), 'deny/deny-pattern');
+    });
+
+    it('a path too long to be real matches every deny pattern of its kind', () => {
+      const long = `${ROOT}/${'a/'.repeat(3000)}x`;
+      const config = cfg({ deny: ['edit:/etc/**'] });
+      assert.equal(brief(decide({ request: edit(long), mode: 'yolo', config })), 'deny/deny-pattern');
+      assert.equal(brief(decide({ request: read(long), mode: 'yolo', config })), 'allow/path-scope');
     });
   });
 

@@ -102,5 +102,15 @@ describe('local gate: patterns', () => {
     assert.ok(commandMatches('sed -n*', 'sed -n 1p'));
     assert.ok(!commandMatches('a.b', 'axb'));
     assert.ok(!commandMatches('echo (x)', 'echo x'));
+    assert.ok(commandMatches('*', ''));
+    assert.ok(commandMatches('a*b*c', 'aXbYc'));
+    assert.ok(!commandMatches('a*b*c', 'aXbYcd'));
+  });
+
+  it('matches many-star globs against a hostile 1 MB command without backtracking blow-up', () => {
+    // A backtracking regex for `*a*a*a*a*b` on 10^6 "a"s never finishes; the wildcard matcher is O(glob × text).
+    const text = 'a'.repeat(1_000_000);
+    assert.equal(commandMatches('*a*a*a*a*b', text), false);
+    assert.equal(commandMatches('*a*a*a*a*', text), true);
   });
 });
