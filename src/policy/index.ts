@@ -55,7 +55,7 @@ export {
 } from './bundles';
 export { GateConfigError, commandMatches, parsePattern, parsePatterns, pathMatches } from './patterns';
 export type { GatePattern } from './patterns';
-export { accessFor, isInside, normalisePath, pathGlobRegex } from './scope';
+export { accessFor, isInside, normalisePath, pathGlobMatches } from './scope';
 export type { Access, AllowPath } from './scope';
 export { allParts, hasSubstitution, parseCommand } from './shell';
 export type { CommandPart, ParsedCommand, Redirect, Substitution } from './shell';

@@ -9,7 +9,7 @@
  * - a fetch: the URL, `*` matching any characters; anything else: its title.
  */
 import { TOOL_KINDS } from './verdicts';
-import { isInside, normalisePath, pathGlobRegex } from './scope';
+import { isInside, normalisePath, pathGlobMatches } from './scope';
 
 export interface GatePattern {
   /** As written in the configuration, for naming in a decision. */
@@ -65,20 +65,6 @@ export function parsePatterns(list: readonly unknown[] | undefined): { patterns:
   return { patterns, problems };
 }
 
-const cache = new Map<string, RegExp>();
-
-function cached(key: string, build: () => RegExp): RegExp {
-  let re = cache.get(key);
-  if (!re) {
-    if (cache.size > 2000) {
-      cache.clear();
-    }
-    re = build();
-    cache.set(key, re);
-  }
-  return re;
-}
-
 /**
  * Whether a text glob matches: `*` matches any run of characters (spaces and slashes included), everything else
  * is literal. The two-pointer wildcard match is O(glob × text) at worst, never exponential or polynomial in the
@@ -126,16 +112,16 @@ export function pathMatches(glob: string, path: string, roots: readonly string[]
     return false;
   }
   if (glob.startsWith('/')) {
-    return cached(`p${glob}`, () => pathGlobRegex(glob)).test(p);
+    return pathGlobMatches(glob, p);
   }
-  const rel = cached(`p/${glob}`, () => pathGlobRegex('/' + glob.replace(/^\.\//, '')));
-  if (glob.startsWith('**') && rel.test(p)) {
+  const rel = '/' + glob.replace(/^\.\//, '');
+  if (glob.startsWith('**') && pathGlobMatches(rel, p)) {
     // `**` and `**/.env` match at any depth, inside the roots or not.
     return true;
   }
   return roots.some((root) => {
     const r = normalisePath(root);
-    return r !== undefined && isInside(p, r) && rel.test(r === '/' ? p : p.slice(r.length) || '/');
+    return r !== undefined && isInside(p, r) && pathGlobMatches(rel, r === '/' ? p : p.slice(r.length) || '/');
   });
 }
 

@@ -47,42 +47,55 @@ export function isInside(path: string, dir: string): boolean {
   return d === '/' || p === d || p.startsWith(d + '/');
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** One segment against one glob segment: `*` any run, `?` one character; two pointers, no backtracking blow-up. */
+function segmentMatches(glob: string, seg: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let mark = 0;
+  while (t < seg.length) {
+    if (p < glob.length && glob[p] !== '*' && (glob[p] === '?' || glob[p] === seg[t])) {
+      p++;
+      t++;
+    } else if (p < glob.length && glob[p] === '*') {
+      star = p++;
+      mark = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < glob.length && glob[p] === '*') {
+    p++;
+  }
+  return p === glob.length;
 }
 
 /**
- * A path glob as a regular expression: `*` and `?` stay inside one segment, `**` crosses segments (`/a/**`
- * matches `/a` and everything under it). A trailing `/...` means the directory and everything under it.
+ * Whether an absolute path glob matches a normalised absolute path: `*` and `?` stay inside one segment, a `**`
+ * segment matches zero or more whole segments (`/a/**` matches `/a` and everything under it), and a trailing
+ * `/...` means the directory and everything under it. Segment by segment with a table, so any glob and any path
+ * are matched in O(glob segments × path segments × segment length).
  */
-export function pathGlobRegex(glob: string): RegExp {
-  let g = glob;
-  if (g.endsWith('/...')) {
-    g = g.slice(0, -4) + '/**';
-  }
-  let re = '';
-  for (let i = 0; i < g.length; i++) {
-    const c = g[i];
-    if (c === '*' && g[i + 1] === '*') {
-      const slashBefore = re.endsWith('/');
-      const slashAfter = g[i + 2] === '/';
-      if (slashBefore && (slashAfter || i + 2 === g.length)) {
-        // `/**/` or a trailing `/**`: zero or more whole segments.
-        re = re.slice(0, -1) + (slashAfter ? '(?:/.*)?/' : '(?:/.*)?');
-        i += slashAfter ? 2 : 1;
-      } else {
-        re += '.*';
-        i += 1;
+export function pathGlobMatches(glob: string, path: string): boolean {
+  const g = (glob.endsWith('/...') ? glob.slice(0, -4) + '/**' : glob).split('/').filter((x) => x !== '');
+  const s = path.split('/').filter((x) => x !== '');
+  // ok[j]: the glob's first i segments match the path's first j segments.
+  let ok: boolean[] = Array.from({ length: s.length + 1 }, (_, j) => j === 0);
+  for (const gs of g) {
+    const next: boolean[] = new Array<boolean>(s.length + 1).fill(false);
+    for (let j = 0; j <= s.length; j++) {
+      if (gs === '**') {
+        next[j] = ok[j] || (j > 0 && next[j - 1]);
+      } else if (j > 0) {
+        next[j] = ok[j - 1] && segmentMatches(gs, s[j - 1]);
       }
-    } else if (c === '*') {
-      re += '[^/]*';
-    } else if (c === '?') {
-      re += '[^/]';
-    } else {
-      re += escapeRegex(c);
     }
+    ok = next;
   }
-  return new RegExp(`^${re}$`, 's');
+  return ok[s.length];
 }
 
 function isGlob(pattern: string): boolean {
@@ -120,7 +133,7 @@ export function pathPatternMatches(pattern: string, path: string): boolean {
   if (p === undefined) {
     return false;
   }
-  return isGlob(p) ? pathGlobRegex(p).test(path) : p === path;
+  return isGlob(p) ? pathGlobMatches(p, path) : p === path;
 }
 
 export interface ScopeAccess {

@@ -63,6 +63,13 @@ describe('local gate: paths', () => {
     assert.ok(!pathMatches('/a/*', '/a/../etc/passwd', []));
   });
 
+  it('matches many-** globs against a deep path segment by segment', () => {
+    const deep = '/a'.repeat(2000);
+    assert.equal(pathMatches('/**/a/**/a/**/a/**/b', deep, []), false);
+    assert.equal(pathMatches('/**/a/**/a/**/a/**', deep, []), true);
+    assert.equal(pathMatches('/**/*a*a*a*b', '/' + 'a'.repeat(4000), []), false);
+  });
+
   it('a relative path glob is read inside each workspace root', () => {
     assert.ok(pathMatches('src/**', '/work/repo/src/a/b.ts', ['/work/repo']));
     assert.ok(!pathMatches('src/**', '/work/other/src/a.ts', ['/work/repo']));
