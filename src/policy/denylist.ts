@@ -322,10 +322,10 @@ function check(parsed: ParsedCommand, raw: string, depth: number): DenylistHit |
   return undefined;
 }
 
-/** Whether `command` is on the built-in denylist, and why. Total: any string, any length. */
-export function denylistMatch(command: string): DenylistHit | undefined {
+/** Whether `command` is on the built-in denylist, and why. Total: any string, any length. `parsed`: its parse, if at hand. */
+export function denylistMatch(command: string, parsed?: ParsedCommand): DenylistHit | undefined {
   if (typeof command !== 'string' || command === '') {
     return undefined;
   }
-  return check(parseCommand(command), command, 0);
+  return check(parsed ?? parseCommand(command), command, 0);
 }

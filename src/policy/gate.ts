@@ -147,7 +147,7 @@ function allowMatches(ctx: Ctx, p: GatePattern): boolean {
 function decideDenylist(ctx: Ctx): GateDecision | undefined {
   // Any request that carries a command is checked, whatever its kind says.
   const text = ctx.command ?? (typeof ctx.req.command === 'string' ? ctx.req.command : undefined);
-  const hit = text !== undefined ? denylistMatch(text) : undefined;
+  const hit = text !== undefined ? denylistMatch(text, text === ctx.command ? ctx.parsed : undefined) : undefined;
   return hit
     ? {
         verdict: 'deny',

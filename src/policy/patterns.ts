@@ -97,9 +97,17 @@ export function textGlobMatches(glob: string, text: string): boolean {
 
 const blanks = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
+// The gate matches one text against every pattern in turn: normalise it once, not once per pattern.
+let lastText = '';
+let lastBlanks = '';
+
 /** Whether a command glob matches one simple command's text; runs of blanks count as one space on both sides. */
 export function commandMatches(glob: string, text: string): boolean {
-  return textGlobMatches(blanks(glob), blanks(text));
+  if (text !== lastText) {
+    lastText = text;
+    lastBlanks = blanks(text);
+  }
+  return textGlobMatches(blanks(glob), lastBlanks);
 }
 
 /** Paths longer than this (Linux's PATH_MAX) match no allow pattern and every deny pattern of their kind. */
