@@ -61,3 +61,5 @@ export { allParts, hasSubstitution, parseCommand } from './shell';
 export type { CommandPart, ParsedCommand, Redirect, Substitution } from './shell';
 export { recommendLocal } from './localRecommendations';
 export type { ApprovalEntry, LocalRecommendation, LocalRecommendationOptions } from './localRecommendations';
+export { gateRequestFrom, shellQuote } from './gateRequest';
+export type { ToolCallLike } from './gateRequest';

@@ -32,6 +32,8 @@ class Lexer {
   private redirects: Redirect[] = [];
   private word = '';
   private inWord = false;
+  /** Whether a quote or escape went into the current word (a quoted `if` or `!` is no keyword). */
+  private quoted = false;
   private pendingRedirect: string | undefined;
   private after = '';
 
@@ -56,13 +58,14 @@ class Lexer {
       this.redirects.push({ op: this.pendingRedirect, target: this.word });
       this.pendingRedirect = undefined;
     } else {
-      if (this.words.length === 0 && KEYWORDS.has(this.word)) {
+      if (this.words.length === 0 && !this.quoted && KEYWORDS.has(this.word)) {
         this.problem(`shell keyword "${this.word}"`);
       }
       this.words.push(this.word);
     }
     this.word = '';
     this.inWord = false;
+    this.quoted = false;
   }
 
   private endPart(op: string): void {
@@ -90,7 +93,7 @@ class Lexer {
 
   private startRedirect(op: string): void {
     // A word of digits right before the operator is a file descriptor (`2>`), not an argument.
-    if (this.inWord && /^\d+$/.test(this.word)) {
+    if (this.inWord && !this.quoted && /^\d+$/.test(this.word)) {
       this.word = '';
       this.inWord = false;
     }
@@ -182,6 +185,7 @@ class Lexer {
   }
 
   private singleQuoted(): void {
+    this.quoted = true;
     const end = this.src.indexOf("'", this.i + 1);
     if (end < 0) {
       this.problem('unterminated single quote');
@@ -194,6 +198,7 @@ class Lexer {
   }
 
   private ansiC(): void {
+    this.quoted = true;
     // $'…': decode the common escapes so the denylist sees the real word; never allowed by a pattern.
     this.problem("ANSI-C quoting $'…'");
     let j = this.i + 2;
@@ -228,6 +233,7 @@ class Lexer {
   }
 
   private doubleQuoted(): void {
+    this.quoted = true;
     const s = this.src;
     this.i++;
     this.inWord = true;
@@ -282,6 +288,7 @@ class Lexer {
         if (s[this.i + 1] === '\n') {
           this.i += 2;
         } else {
+          this.quoted = true;
           this.add(s[this.i + 1] ?? '');
           this.i += 2;
         }

@@ -81,6 +81,12 @@ describe('shell command parser', () => {
     }
   });
 
+  it('a quoted keyword is an ordinary word, and a quoted number before > is an argument, not a descriptor', () => {
+    assert.deepEqual(parseCommand(`'!' x; "if" y`).problems, []);
+    assert.deepEqual(parseCommand(`echo '2'>f`).parts[0].words, ['echo', '2']);
+    assert.deepEqual(parseCommand(`echo 2>f`).parts[0].words, ['echo']);
+  });
+
   it('reads a comment as nothing', () => {
     assert.deepEqual(texts('ls # ; rm -rf src'), ['ls']);
   });
