@@ -253,6 +253,12 @@ describe('local gate: decide, rule by rule', () => {
       assert.equal(brief(gate(run('FOO=1 git status'), { session: verb })), 'ask/mode');
       assert.equal(brief(gate(run('git log $(rm x)'), { session: verb })), 'ask/mode');
       assert.equal(brief(gate(run('git log > out'), { session: verb })), 'ask/mode');
+      // An exact grant covers exactly the line the user approved, compound or not, but never a substitution.
+      const line = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'npm ci && make' }] };
+      assert.equal(brief(gate(run('  npm ci && make '), { session: line })), 'allow/grant');
+      assert.equal(brief(gate(run('npm ci && make && rm x'), { session: line })), 'ask/mode');
+      const sub = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'echo $(id)' }] };
+      assert.equal(brief(gate(run('echo $(id)'), { session: sub })), 'ask/mode');
       const exact = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'make test' }] };
       assert.equal(brief(gate(run('make test'), { session: exact })), 'allow/grant');
       assert.equal(brief(gate(run('make test2'), { session: exact })), 'ask/mode');
