@@ -1,4 +1,4 @@
-/** Fountain's permission-policy engine: lookup, merge, narrowing, automatic outcomes, deadlines, validation. */
+/** Fountain's permission-policy engine (lookup, merge, narrowing, automatic outcomes, deadlines, validation) and the local gate. */
 export {
   ASK_TIMEOUT_KEY,
   ASK_TIMEOUT_MAX_SEC,
@@ -33,3 +33,33 @@ export {
   validatePolicy,
 } from './validate';
 export type { PolicyValidation } from './validate';
+
+/** The local permission gate (issue 12): modes, denylist, path scope, patterns, bundles, grants, plan-first. */
+export { EDIT_KINDS, GATE_MODES, NO_EFFECT_KINDS, PLAN_MODE_KINDS, decide } from './gate';
+export type { GateDecision, GateInput, GateMode, GateRequest, GateRule, GateVerdict } from './gate';
+export { compileGateConfig, gateConfigProblems } from './gateConfig';
+export type { GateConfig } from './gateConfig';
+export { gateOutcome } from './gateAnswer';
+export { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
+export { denylistMatch } from './denylist';
+export type { DenylistHit } from './denylist';
+export { extractVerb, grantCoversPart, grantCoversRequest, isGrant, requestKey, verbGrantLabel } from './grants';
+export type { Grant, KeyedRequest } from './grants';
+export {
+  BUNDLES,
+  BUNDLE_CORE_AGENT_TOOLS,
+  BUNDLE_DEV_TOOLS,
+  BUNDLE_READ_ONLY,
+  knownBundles,
+  resolveBuiltinAllow,
+} from './bundles';
+export { GateConfigError, commandMatches, parsePattern, parsePatterns, pathMatches } from './patterns';
+export type { GatePattern } from './patterns';
+export { accessFor, isInside, normalisePath, pathGlobMatches } from './scope';
+export type { Access, AllowPath } from './scope';
+export { allParts, hasSubstitution, parseCommand } from './shell';
+export type { CommandPart, ParsedCommand, Redirect, Substitution } from './shell';
+export { recommendLocal } from './localRecommendations';
+export type { ApprovalEntry, LocalRecommendation, LocalRecommendationOptions } from './localRecommendations';
+export { gateRequestFrom, shellQuote } from './gateRequest';
+export type { ToolCallLike } from './gateRequest';
