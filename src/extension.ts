@@ -30,7 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 
   const inbox = new Inbox();
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
-  const flow = new AnswerFlow(inbox, (key, optionId) => connection.answer(key, optionId), log);
+  const flow = new AnswerFlow(inbox, connection, log);
   const tree = new PendingTree(inbox);
   const details = new RequestDetails(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });

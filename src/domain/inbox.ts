@@ -1,7 +1,9 @@
 /**
- * The approval inbox: every permission request the user could answer, across servers and conversations, with its
- * lifecycle. Fed FeedEvents by the protocol layer (`apply`) and answer results by the answer command
- * (`beginAnswer` / `completeAnswer`); time moves only through `tick`, so every rule is testable with a fake clock.
+ * The approval inbox: every permission request the user could answer, across sources, servers and conversations,
+ * with its lifecycle. Sources hand it facts (`apply`: request opened / resolved, turn ended, conversation ended,
+ * backfill complete) and answer results (`beginAnswer` / `completeAnswer`); time moves only through `tick`, so every
+ * rule is testable with a fake clock. It alone decides every state change, and alone guards answers: only an offered
+ * option, one answer in flight, never after a final result.
  *
  * Lifecycle: `open` → `answering` → `answeredByYou` | `resolvedElsewhere` | `expired` | `turnEnded` |
  * `conversationEnded` | `noLongerWaiting`, or `leftOpen` (still answerable, with the server's reason).
@@ -11,202 +13,35 @@
 import type { IDisposable } from '../util/lifecycle';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
-import { describeTimeAgo, type TimeAgo } from './inertText';
+import {
+  DEFAULT_LINGER_MS,
+  DEFAULT_MEMORY_SIZE,
+  IN_TURN_TIMEOUT_MS,
+  type AnswerError,
+  type AnswerTicket,
+  type BeginAnswerResult,
+  type ClickCheck,
+  type Closure,
+  type ConversationGroup,
+  type InboxChange,
+  type InboxItem,
+  type InboxOptions,
+  type ItemState,
+} from './inboxTypes';
 import {
   keyId,
   type AnswerResult,
   type ConversationInfo,
   type FeedEvent,
-  type PermissionOption,
   type RequestDetails,
   type RequestKey,
   type ResolutionOutcome,
 } from './model';
+import { mergeDetails } from './requestMerge';
+import { labelOf, severityOf } from './requestLabel';
 
-/** The server's in-turn ceiling for a held request (fountain-protocol.md §4.3, `timeout_ms` default). */
-export const IN_TURN_TIMEOUT_MS = 300_000;
-export const DEFAULT_LINGER_MS = 30_000;
-/** How many closed keys, early resolutions and ended conversations are remembered. */
-export const DEFAULT_MEMORY_SIZE = 5_000;
-
-export type LeftOpenReason = 'busy' | 'credits' | 'suspended' | 'unavailable';
-
-/** What closed an item. Shared by item states, stale refusals and click checks. `at` is epoch ms. */
-export type Closure =
-  | {
-      readonly kind: 'answeredByYou';
-      readonly optionId: string;
-      readonly at: number;
-      /** The answer was recorded but the conversation did not wake (409 not delivered): prompt it to wake it. */
-      readonly promptToWake?: boolean;
-      readonly message?: string;
-    }
-  | {
-      readonly kind: 'resolvedElsewhere';
-      /** The option that won; null when the server did not say (e.g. only a 409 was seen so far). */
-      readonly optionId: string | null;
-      /** The server's outcome (`answered` or another value); undefined when only a 409 was seen. */
-      readonly outcome?: ResolutionOutcome;
-      readonly at: number;
-    }
-  | {
-      readonly kind: 'expired';
-      readonly at: number;
-      /** `server`: a `timeout` resolution (optionId is the agent's reject option for a detached expiry, else null). */
-      readonly source: 'server' | 'clock';
-      readonly optionId?: string | null;
-    }
-  | { readonly kind: 'turnEnded'; readonly at: number; readonly stopReason?: string }
-  | { readonly kind: 'conversationEnded'; readonly at: number; readonly reason: string }
-  | {
-      /** Absent from a complete backfill of its conversation, or the server answered 404 for it. */
-      readonly kind: 'noLongerWaiting';
-      readonly at: number;
-      readonly cause: 'backfill' | 'notFound';
-    };
-
-/** The last answer attempt that failed in a way that leaves the request answerable. */
-export interface AnswerError {
-  readonly optionId: string;
-  readonly at: number;
-  readonly result: Extract<
-    AnswerResult,
-    { kind: 'optionNotOffered' | 'spriteToken' | 'auth' | 'rateLimited' | 'network' | 'unexpected' }
-  >;
-}
-
-export type ItemState =
-  | { readonly kind: 'open' }
-  | { readonly kind: 'answering'; readonly optionId: string; readonly since: number }
-  | {
-      /** The server kept the request open (busy, credits, suspended, unavailable): answerable again later. */
-      readonly kind: 'leftOpen';
-      readonly reason: LeftOpenReason;
-      readonly optionId: string;
-      readonly at: number;
-      readonly message?: string;
-      readonly retryAfterSec?: number;
-    }
-  | Closure;
-
-export type Severity = 'high' | 'low';
-
-/** An immutable snapshot of one request; a new object is made whenever anything about it changes. */
-export interface InboxItem {
-  /** keyId(key). */
-  readonly id: string;
-  readonly key: RequestKey;
-  readonly request: RequestDetails;
-  readonly conversation: ConversationInfo;
-  readonly state: ItemState;
-  /** open, answering or leftOpen: still waiting on the user (counts in `openCount`). */
-  readonly pending: boolean;
-  /** open or leftOpen: an answer may be started now. */
-  readonly answerable: boolean;
-  /** Untrusted one-line tool label (see `labelOf`); render through inertText. */
-  readonly label: string;
-  readonly severity: Severity;
-  readonly isRisky: boolean;
-  /** Epoch ms: the request's askedAt, else when this inbox first saw it. */
-  readonly askedAt: number;
-  /** Epoch ms when it expires: the detached deadline, else askedAt + 5 min for in-turn requests. */
-  readonly deadline?: number;
-  readonly detached: boolean;
-  readonly lastError?: AnswerError;
-  /** How the item was first seen. */
-  readonly source: 'live' | 'backfill';
-  readonly firstSeenAt: number;
-  /** Epoch ms (local clock) when it closed; it leaves the inbox `linger` ms later. */
-  readonly closedAt?: number;
-}
-
-/** Proof that an answer may be POSTed; pass it back to `completeAnswer` with the result. */
-export interface AnswerTicket {
-  readonly key: RequestKey;
-  readonly id: string;
-  readonly optionId: string;
-  /** Distinguishes attempts on the same request. */
-  readonly attempt: number;
-}
-
-/** Why an answer may not start (or why a click would do nothing). */
-export type AnswerRefusal =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'notOffered'; readonly optionId: string }
-  | { readonly kind: 'busyAnswering'; readonly optionId: string }
-  | {
-      readonly kind: 'stale';
-      readonly closure: Closure;
-      /** Name of the option the closure names (who answered with what), when it was offered. Untrusted text. */
-      readonly optionName?: string;
-    };
-
-export type BeginAnswerResult =
-  { readonly ok: true; readonly ticket: AnswerTicket } | { readonly ok: false; readonly refusal: AnswerRefusal };
-
-/** What a toast or tree click should do: answer (with the offered option), or show why not. */
-export type ClickCheck =
-  { readonly kind: 'answerable'; readonly item: InboxItem; readonly option: PermissionOption } | AnswerRefusal;
-
-export interface InboxChange {
-  /** Every id whose item was added, changed or removed. */
-  readonly ids: readonly string[];
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-}
-
-export interface ConversationGroup {
-  readonly server: string;
-  readonly conversationId: string;
-  readonly conversation: ConversationInfo;
-  /** Oldest first. */
-  readonly items: readonly InboxItem[];
-}
-
-export interface InboxOptions {
-  /** Epoch ms now; default Date.now. Used to stamp local transitions and as tick()'s default. */
-  readonly now?: () => number;
-  /** How long closed items stay visible; default 30 s. */
-  readonly lingerMs?: number;
-  /** Bound on remembered closed keys / early resolutions; default 5000. */
-  readonly memorySize?: number;
-}
-
-const LOW_KINDS = new Set(['read', 'search', 'think', 'other']);
-
-/** execute, delete, fetch, edit, move, switch_mode are high; read, search, think, other low; unknown or missing high. */
-export function severityOf(kind: string | undefined): Severity {
-  if (kind !== undefined && LOW_KINDS.has(kind)) {
-    return 'low';
-  }
-  return 'high';
-}
-
-/** Quotes one argv element for display the way a POSIX shell would read it back. */
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The tool label: title, else `rawInput.command` (a string, or an argv array shown shell-quoted), else the summary,
- * else the kind, else the name, else "tool". Untrusted: render through inertText.
- */
-export function labelOf(r: RequestDetails): string {
-  if (r.title) {
-    return r.title;
-  }
-  const raw = r.rawInput;
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
-    const command = (raw as Record<string, unknown>).command;
-    if (typeof command === 'string' && command) {
-      return command;
-    }
-    if (Array.isArray(command) && command.length && command.every((a) => typeof a === 'string')) {
-      return command.map(shellQuote).join(' ');
-    }
-  }
-  return r.summary || r.kind || r.name || 'tool';
-}
+export * from './inboxTypes';
+export { labelOf, severityOf, type Severity } from './requestLabel';
 
 interface Entry {
   readonly id: string;
@@ -372,6 +207,7 @@ export class Inbox implements IDisposable {
             k.server === event.server &&
             event.conversationIds.has(k.conversationId) &&
             !event.openKeys.has(e.id) &&
+            (e.request.detached || !event.inTurnRead || event.inTurnRead.has(k.conversationId)) &&
             isAnswerable(e.state) &&
             (event.startedAt === undefined || e.firstSeenAt <= event.startedAt)
           ) {
@@ -520,7 +356,8 @@ export class Inbox implements IDisposable {
     }
     const existing = this._entries.get(id);
     if (existing) {
-      const merged = mergeRequest(existing.request, request);
+      const { key: _key, ...partial } = request;
+      const merged = mergeDetails(request.key, existing.request, partial);
       if (merged === existing.request) {
         return;
       }
@@ -682,77 +519,6 @@ export class Inbox implements IDisposable {
   }
 }
 
-/**
- * What to tell the user after a click on a stale item, as data the UI localises; `english` is a plain fallback.
- * `optionName` is agent text: render it through inertText.
- */
-export type StaleNotice =
-  | {
-      readonly kind: 'answeredElsewhere';
-      readonly optionId: string | null;
-      readonly optionName?: string;
-      readonly outcome?: ResolutionOutcome;
-      readonly ago: TimeAgo;
-      readonly english: string;
-    }
-  | {
-      readonly kind: 'answeredByYou';
-      readonly optionId: string;
-      readonly optionName?: string;
-      readonly promptToWake: boolean;
-      readonly ago: TimeAgo;
-      readonly english: string;
-    }
-  | {
-      readonly kind: 'noLongerWaiting';
-      readonly why: 'expired' | 'turnEnded' | 'conversationEnded' | 'gone' | 'notFound';
-      readonly ago: TimeAgo;
-      readonly english: string;
-    };
-
-/** Turns a stale refusal into what to show: "Already answered elsewhere: Reject 12 s ago", "No longer waiting: expired". */
-export function staleNotice(refusal: { closure: Closure; optionName?: string }, now: number): StaleNotice {
-  const c = refusal.closure;
-  const ago = describeTimeAgo(now - c.at);
-  switch (c.kind) {
-    case 'resolvedElsewhere': {
-      const what = refusal.optionName ?? c.optionId ?? c.outcome ?? 'resolved';
-      return {
-        kind: 'answeredElsewhere',
-        optionId: c.optionId,
-        optionName: refusal.optionName,
-        outcome: c.outcome,
-        ago,
-        english: `Already answered elsewhere: ${what} ${ago.english}`,
-      };
-    }
-    case 'answeredByYou':
-      return {
-        kind: 'answeredByYou',
-        optionId: c.optionId,
-        optionName: refusal.optionName,
-        promptToWake: c.promptToWake === true,
-        ago,
-        english: `Already answered by you: ${refusal.optionName ?? c.optionId} ${ago.english}`,
-      };
-    case 'expired':
-      return { kind: 'noLongerWaiting', why: 'expired', ago, english: 'No longer waiting: expired' };
-    case 'turnEnded':
-      return { kind: 'noLongerWaiting', why: 'turnEnded', ago, english: 'No longer waiting: turn ended' };
-    case 'conversationEnded':
-      return {
-        kind: 'noLongerWaiting',
-        why: 'conversationEnded',
-        ago,
-        english: 'No longer waiting: conversation ended',
-      };
-    case 'noLongerWaiting':
-      return c.cause === 'notFound'
-        ? { kind: 'noLongerWaiting', why: 'notFound', ago, english: 'No longer waiting: conversation not found' }
-        : { kind: 'noLongerWaiting', why: 'gone', ago, english: 'No longer waiting' };
-  }
-}
-
 function resolutionClosure(outcome: ResolutionOutcome, optionId: string | null, at: number): Closure {
   switch (outcome) {
     case 'timeout':
@@ -775,33 +541,4 @@ function byAge(a: InboxItem, b: InboxItem): number {
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/**
- * Merges a duplicate `requestOpened` into what is known: the first-seen values stay, the new event fills gaps
- * (summary, rawParams, text, diffs…). A detached view wins over an in-turn one (it carries the real deadline).
- * Returns `prev` itself when nothing changed.
- */
-function mergeRequest(prev: RequestDetails, next: RequestDetails): RequestDetails {
-  const out: Record<string, unknown> = { ...prev };
-  let changed = false;
-  for (const [k, v] of Object.entries(next)) {
-    const old = out[k];
-    const emptyOld = old === undefined || (Array.isArray(old) && old.length === 0);
-    const fills = v !== undefined && !(Array.isArray(v) && v.length === 0);
-    if (emptyOld && fills) {
-      out[k] = v;
-      changed = true;
-    }
-  }
-  if (next.detached && !prev.detached) {
-    out.detached = true;
-    out.deadline = next.deadline;
-    out.turnId = next.turnId ?? prev.turnId;
-    changed = true;
-  } else if (next.detached && prev.detached && next.deadline !== undefined && next.deadline !== prev.deadline) {
-    out.deadline = next.deadline;
-    changed = true;
-  }
-  return changed ? (out as unknown as RequestDetails) : prev;
 }

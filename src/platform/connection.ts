@@ -1,21 +1,23 @@
 import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
 import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
-import { FountainClient } from '../protocol/fountainClient';
+import type { AnswerSender } from '../domain/answering';
+import type { ApiClient } from '../protocol/apiClient';
 import type { CursorStore } from '../protocol/sseClient';
-import { Disposable, MutableDisposable } from '../util/lifecycle';
+import { FountainSession } from '../session/fountainSession';
+import { Disposable } from '../util/lifecycle';
 import type { Config } from './config';
 import { ContextKey, setContext } from './contextKeys';
 import type { Logger } from './log';
 import type { ApiKeyStore } from './secrets';
 
 /**
- * Owns the connection to the configured server (one FountainClient per server URL and key, replaced when either
- * changes) and feeds its events into the inbox. Connection-scoped resources live in `_client` and are disposed on
- * every restart (house style §8.7).
+ * VS Code glue for the Fountain session (src/session/fountainSession.ts): reads the server URL and key from settings
+ * and Secret Storage, restarts the session when either changes, mirrors its state into context keys, and asks for a
+ * key when the server refuses one.
  */
-export class ConnectionManager extends Disposable {
-  private readonly _client = this._register(new MutableDisposable<FountainClient>());
+export class ConnectionManager extends Disposable implements AnswerSender {
+  readonly session: FountainSession;
   private readonly _onDidChangeState = this._register(new vscode.EventEmitter<ConnectionState>());
   readonly onDidChangeState = this._onDidChangeState.event;
   private readonly _onDidReceiveEvent = this._register(new vscode.EventEmitter<FeedEvent>());
@@ -27,11 +29,14 @@ export class ConnectionManager extends Disposable {
   constructor(
     private readonly config: Config,
     private readonly keys: ApiKeyStore,
-    private readonly inbox: Inbox,
-    private readonly cursors: CursorStore,
+    inbox: Inbox,
+    cursors: CursorStore,
     private readonly log: Logger,
   ) {
     super();
+    this.session = this._register(new FountainSession({ inbox, cursorStore: cursors, logger: log }));
+    this._register(this.session.onDidChangeState((s) => this.setState(s)));
+    this._register(this.session.onDidReceiveEvent((e) => this._onDidReceiveEvent.fire(e)));
     this._register(
       config.onDidChange((e) => {
         if (e.affectsConfiguration('fountain.serverUrl') || e.affectsConfiguration('fountain.allowInsecureHttp')) {
@@ -48,13 +53,18 @@ export class ConnectionManager extends Disposable {
 
   /** The normalised URL of the server in use, if any. */
   get server(): string | undefined {
-    return this._client.value?.server || undefined;
+    return this.session.server || undefined;
+  }
+
+  /** The one HTTP client of the server in use (the policy editor shares it). */
+  get api(): ApiClient | undefined {
+    return this.session.api;
   }
 
   /** (Re)creates the client from the current settings and key. */
   async restart(): Promise<void> {
     const generation = ++this._generation;
-    this._client.value = undefined;
+    this.session.disconnect();
     const url = this.config.serverUrl;
     const key = url ? await this.keys.get(url) : undefined;
     if (generation !== this._generation || this.isDisposed) {
@@ -63,50 +73,30 @@ export class ConnectionManager extends Disposable {
     await setContext(ContextKey.Configured, !!url);
     await setContext(ContextKey.SignedIn, !!key);
     if (!url) {
-      this.setState({ kind: 'unconfigured', reason: 'noServer' });
+      this.session.disconnect({ kind: 'unconfigured', reason: 'noServer' });
       return;
     }
     if (!key) {
-      this.setState({ kind: 'unconfigured', reason: 'noKey' });
+      this.session.disconnect({ kind: 'unconfigured', reason: 'noKey' });
       return;
     }
-    const client = new FountainClient({
-      url,
-      key: key.key,
-      cursorStore: this.cursors,
-      allowInsecureHttp: this.config.allowInsecureHttp,
-      logger: this.log,
-    });
-    this._client.value = client;
-    client.onDidReceiveEvent((e) => {
-      this.inbox.apply(e);
-      this._onDidReceiveEvent.fire(e);
-    });
-    client.onDidChangeState((s) => this.setState(s));
+    const client = this.session.connect({ url, key: key.key, allowInsecureHttp: this.config.allowInsecureHttp });
     this.log.info(`connecting to ${client.server || url} (key from ${key.source})`);
-    client.start();
-    this.setState(client.state);
   }
 
-  /** Posts one answer through the client of the request's server. Never re-sends a POST by itself. */
-  answer(key: RequestKey, optionId: string): Promise<AnswerResult> {
-    const client = this._client.value;
-    if (!client || client.server !== key.server) {
-      return Promise.resolve({ kind: 'network', message: `not connected to ${key.server}` });
-    }
-    return client.answer(key, optionId);
+  /** The Fountain answer path (see FountainSession.send). Never re-sends a POST by itself. */
+  send(key: RequestKey, optionId: string): Promise<AnswerResult> {
+    return this.session.send(key, optionId);
   }
 
   reconnect(): void {
-    if (this._client.value) {
-      this._client.value.reconnect();
-    } else {
+    if (!this.session.reconnect()) {
       void this.restart();
     }
   }
 
   async refresh(): Promise<void> {
-    await this._client.value?.refresh();
+    await this.session.refresh();
   }
 
   private setState(s: ConnectionState): void {

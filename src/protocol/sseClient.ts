@@ -16,17 +16,6 @@ export interface CursorStore {
   set(scope: string, cursor: string): void | PromiseLike<void>;
 }
 
-/** A CursorStore in memory (tests, and a fallback). */
-export class MemoryCursorStore implements CursorStore {
-  readonly values = new Map<string, string>();
-  get(scope: string): string | undefined {
-    return this.values.get(scope);
-  }
-  set(scope: string, cursor: string): void {
-    this.values.set(scope, cursor);
-  }
-}
-
 export interface BackoffOptions {
   /** First step of the exponential ceiling. */
   readonly baseMs: number;
