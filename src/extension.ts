@@ -37,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const policy = new PolicyFeature({
     config,
     keys,
+    connection,
     inbox,
     flow,
     tree,

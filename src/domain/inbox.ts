@@ -1,23 +1,20 @@
 /**
- * The approval inbox: every permission request the user could answer, across sources, servers and conversations,
- * with its lifecycle. Sources hand it facts (`apply`: request opened / resolved, turn ended, conversation ended,
- * backfill complete) and answer results (`beginAnswer` / `completeAnswer`); time moves only through `tick`, so every
- * rule is testable with a fake clock. It alone decides every state change, and alone guards answers: only an offered
- * option, one answer in flight, never after a final result.
- *
- * Lifecycle: `open` → `answering` → `answeredByYou` | `resolvedElsewhere` | `expired` | `turnEnded` |
- * `conversationEnded` | `noLongerWaiting`, or `leftOpen` (still answerable, with the server's reason).
- * Closed items linger (default 30 s) so the user sees what happened, then leave; what closed them is remembered
- * (bounded) so that a late or replayed `requestOpened` never resurrects them and a stale click can say why.
+ * The approval inbox: every request the user could answer, across sources and conversations. Sources hand it facts
+ * (`apply`) and answer results (`beginAnswer` / `completeAnswer`); time moves only through `tick`. It alone decides
+ * every state change (the rules: lifecycleRules.ts) and alone guards answers: an offered option, one in flight,
+ * never after a final result. `open` → `answering` → a closure (inboxTypes.ts), or `leftOpen` (answerable again).
+ * Closed items linger (30 s), then leave; what closed them is remembered (bounded), so a replayed `requestOpened`
+ * never resurrects them and a stale click can say why.
  */
 import type { IDisposable } from '../util/lifecycle';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
+import * as item from './inboxItem';
+import type { Entry, Remembered } from './inboxItem';
+import * as rules from './lifecycleRules';
 import {
   DEFAULT_LINGER_MS,
   DEFAULT_MEMORY_SIZE,
-  IN_TURN_TIMEOUT_MS,
-  type AnswerError,
   type AnswerTicket,
   type BeginAnswerResult,
   type ClickCheck,
@@ -26,7 +23,6 @@ import {
   type InboxChange,
   type InboxItem,
   type InboxOptions,
-  type ItemState,
 } from './inboxTypes';
 import {
   keyId,
@@ -38,33 +34,9 @@ import {
   type ResolutionOutcome,
 } from './model';
 import { mergeDetails } from './requestMerge';
-import { labelOf, severityOf } from './requestLabel';
 
 export * from './inboxTypes';
 export { labelOf, severityOf, type Severity } from './requestLabel';
-
-interface Entry {
-  readonly id: string;
-  request: RequestDetails;
-  state: ItemState;
-  lastError?: AnswerError;
-  readonly source: 'live' | 'backfill';
-  readonly firstSeenAt: number;
-  closedAt?: number;
-  /** The closure came from the server (a resolution, or our own accepted answer): later closures do not replace it. */
-  final: boolean;
-  attempt: number;
-  snapshot: InboxItem;
-}
-
-interface Remembered {
-  readonly closure: Closure;
-  readonly optionName?: string;
-}
-
-const isPending = (s: ItemState) => s.kind === 'open' || s.kind === 'answering' || s.kind === 'leftOpen';
-const isAnswerable = (s: ItemState) => s.kind === 'open' || s.kind === 'leftOpen';
-const convId = (server: string, id: string) => JSON.stringify([server, id]);
 
 export class Inbox implements IDisposable {
   private readonly _onDidChangeItems = new Emitter<InboxChange>();
@@ -99,15 +71,13 @@ export class Inbox implements IDisposable {
     this._onDidChangeItems.dispose();
   }
 
-  // ---- queries ----
-
   get(key: RequestKey | string): InboxItem | undefined {
     return this._entries.get(typeof key === 'string' ? key : keyId(key))?.snapshot;
   }
 
   /** Every visible item (pending and lingering), oldest first. */
   all(): InboxItem[] {
-    return [...this._entries.values()].map((e) => e.snapshot).sort(byAge);
+    return [...this._entries.values()].map((e) => e.snapshot).sort(item.byAge);
   }
 
   /** Pending items (open, answering, leftOpen), oldest first across conversations. */
@@ -118,7 +88,7 @@ export class Inbox implements IDisposable {
   get openCount(): number {
     let n = 0;
     for (const e of this._entries.values()) {
-      if (isPending(e.state)) {
+      if (item.isPending(e.state)) {
         n++;
       }
     }
@@ -127,41 +97,20 @@ export class Inbox implements IDisposable {
 
   /** Visible items grouped by conversation; groups ordered by their oldest item. */
   byConversation(): ConversationGroup[] {
-    const groups = new Map<string, InboxItem[]>();
-    for (const item of this.all()) {
-      const k = convId(item.key.server, item.key.conversationId);
-      let list = groups.get(k);
-      if (!list) {
-        list = [];
-        groups.set(k, list);
-      }
-      list.push(item);
-    }
-    return [...groups.values()].map((items) => ({
-      server: items[0].key.server,
-      conversationId: items[0].key.conversationId,
-      conversation: items[0].conversation,
-      items,
-    }));
+    return item.groupByConversation(this.all());
   }
 
   /** The earliest epoch ms at which `tick` would change something (a deadline or a linger end), if any. */
   nextWakeAt(): number | undefined {
     let next: number | undefined;
     for (const e of this._entries.values()) {
-      const t = isAnswerable(e.state)
-        ? e.snapshot.deadline
-        : !isPending(e.state) && e.closedAt !== undefined
-          ? e.closedAt + this.lingerMs
-          : undefined;
+      const t = rules.wakeAt(e, this.lingerMs);
       if (t !== undefined && (next === undefined || t < next)) {
         next = t;
       }
     }
     return next;
   }
-
-  // ---- feed ----
 
   apply(event: FeedEvent): void {
     switch (event.type) {
@@ -179,22 +128,18 @@ export class Inbox implements IDisposable {
         break;
       case 'turnEnded':
         for (const e of this._entriesOf(event.server, event.conversationId)) {
-          const r = e.request;
-          const otherTurn = event.turnId !== undefined && r.turnId !== undefined && r.turnId !== event.turnId;
-          const askedLater = r.askedAt !== undefined && r.askedAt > event.at;
-          if (isPending(e.state) && !r.detached && !otherTurn && !askedLater) {
+          if (rules.turnEndCloses(e, event)) {
             this._close(e, { kind: 'turnEnded', at: event.at, stopReason: event.stopReason }, false);
           }
         }
         break;
       case 'conversationEnded': {
-        this._endedConversations.set(convId(event.server, event.conversationId), {
+        this._endedConversations.set(item.convId(event.server, event.conversationId), {
           at: event.at,
           reason: event.reason,
         });
         for (const e of this._entriesOf(event.server, event.conversationId)) {
-          const askedLater = e.request.askedAt !== undefined && e.request.askedAt > event.at;
-          if (isPending(e.state) && !askedLater) {
+          if (rules.conversationEndCloses(e, event)) {
             this._close(e, { kind: 'conversationEnded', at: event.at, reason: event.reason }, false);
           }
         }
@@ -202,15 +147,7 @@ export class Inbox implements IDisposable {
       }
       case 'backfillComplete':
         for (const e of this._entries.values()) {
-          const k = e.request.key;
-          if (
-            k.server === event.server &&
-            event.conversationIds.has(k.conversationId) &&
-            !event.openKeys.has(e.id) &&
-            (e.request.detached || !event.inTurnRead || event.inTurnRead.has(k.conversationId)) &&
-            isAnswerable(e.state) &&
-            (event.startedAt === undefined || e.firstSeenAt <= event.startedAt)
-          ) {
+          if (rules.backfillAbsenceCloses(e, event)) {
             this._close(e, { kind: 'noLongerWaiting', at: event.at, cause: 'backfill' }, false);
           }
         }
@@ -223,17 +160,14 @@ export class Inbox implements IDisposable {
   tick(now: number = this._now()): void {
     for (const e of [...this._entries.values()]) {
       const deadline = e.snapshot.deadline;
-      // An answer in flight is left to its POST result: the server decides whether it was in time.
-      if (isAnswerable(e.state) && deadline !== undefined && deadline <= now) {
-        this._close(e, { kind: 'expired', at: deadline, source: 'clock' }, false, now);
-      } else if (!isPending(e.state) && e.closedAt !== undefined && e.closedAt + this.lingerMs <= now) {
+      if (rules.clockExpires(e, now)) {
+        this._close(e, { kind: 'expired', at: deadline!, source: 'clock' }, false, now);
+      } else if (rules.lingerIsOver(e, this.lingerMs, now)) {
         this._remove(e);
       }
     }
     this._flush();
   }
-
-  // ---- answering ----
 
   /** Read-only version of `beginAnswer`: what a click on (key, optionId) would do now. */
   clickCheck(key: RequestKey, optionId: string): ClickCheck {
@@ -246,9 +180,9 @@ export class Inbox implements IDisposable {
     if (e.state.kind === 'answering') {
       return { kind: 'busyAnswering', optionId: e.state.optionId };
     }
-    if (!isAnswerable(e.state)) {
+    if (!item.isAnswerable(e.state)) {
       const closure = e.state;
-      return { kind: 'stale', closure, optionName: optionNameFor(e.request, closure) };
+      return { kind: 'stale', closure, optionName: item.optionNameFor(e.request, closure) };
     }
     const option = e.request.options.find((o) => o.optionId === optionId);
     if (!option) {
@@ -284,44 +218,19 @@ export class Inbox implements IDisposable {
     const now = this._now();
     const current = e.state.kind === 'answering' && e.attempt === ticket.attempt;
     if (current) {
-      switch (result.kind) {
-        case 'answered':
-          this._close(e, { kind: 'answeredByYou', optionId: ticket.optionId, at: now }, true);
-          break;
-        case 'notDelivered':
-          this._close(
-            e,
-            { kind: 'answeredByYou', optionId: ticket.optionId, at: now, promptToWake: true, message: result.message },
-            true,
-          );
-          break;
-        case 'resolvedElsewhere':
-          this._close(e, { kind: 'resolvedElsewhere', optionId: null, at: now }, false);
-          break;
-        case 'notFound':
-          this._close(e, { kind: 'noLongerWaiting', at: now, cause: 'notFound' }, false);
-          break;
-        case 'leftOpen':
-          e.state = {
-            kind: 'leftOpen',
-            reason: result.reason,
-            optionId: ticket.optionId,
-            at: now,
-            message: result.message,
-            retryAfterSec: result.retryAfterSec,
-          };
-          this._touch(e);
-          break;
-        default:
-          e.state = { kind: 'open' };
-          e.lastError = { optionId: ticket.optionId, at: now, result };
-          this._touch(e);
+      const next = item.stateAfterAnswer(ticket.optionId, result, now);
+      if ('closure' in next) {
+        this._close(e, next.closure, next.final);
+      } else {
+        e.state = next.state;
+        e.lastError = next.lastError;
+        this._touch(e);
       }
     } else if (result.kind === 'answered' || result.kind === 'notDelivered') {
       // The item moved on while the POST was in flight. The server accepted our answer, which beats any closure
       // this inbox inferred on its own (clock expiry, turn end, backfill), but not a resolution the server reported.
       const promptToWake = result.kind === 'notDelivered';
-      if (!isPending(e.state) && !e.final) {
+      if (!item.isPending(e.state) && !e.final) {
         this._close(e, { kind: 'answeredByYou', optionId: ticket.optionId, at: now, promptToWake }, true, now, true);
       } else if (promptToWake && e.state.kind === 'answeredByYou' && !e.state.promptToWake) {
         e.state = { ...e.state, promptToWake: true, message: result.message };
@@ -332,12 +241,10 @@ export class Inbox implements IDisposable {
     return e.snapshot;
   }
 
-  // ---- internals ----
-
   private _onConversation(info: ConversationInfo): void {
-    const k = convId(info.server, info.id);
+    const k = item.convId(info.server, info.id);
     const prev = this._conversations.get(k);
-    const merged: ConversationInfo = prev ? { ...prev, ...definedOnly(info) } : info;
+    const merged: ConversationInfo = prev ? { ...prev, ...item.definedOnly(info) } : info;
     this._conversations.set(k, merged);
     for (const e of this._entriesOf(info.server, info.id)) {
       this._touch(e);
@@ -349,8 +256,8 @@ export class Inbox implements IDisposable {
     if (this._gone.has(id)) {
       return; // resolved before we saw it, or already closed and gone: never resurrect
     }
-    const ended = this._endedConversations.get(convId(request.key.server, request.key.conversationId));
-    if (ended && request.askedAt !== undefined && request.askedAt <= ended.at) {
+    const ended = this._endedConversations.get(item.convId(request.key.server, request.key.conversationId));
+    if (ended && rules.askedBeforeEnd(request, ended)) {
       this._gone.set(id, { closure: { kind: 'conversationEnded', at: ended.at, reason: ended.reason } });
       return;
     }
@@ -363,12 +270,7 @@ export class Inbox implements IDisposable {
       }
       existing.request = merged;
       // A server-confirmed later deadline reopens an item this inbox expired on its own clock.
-      if (
-        existing.state.kind === 'expired' &&
-        existing.state.source === 'clock' &&
-        merged.deadline !== undefined &&
-        merged.deadline > this._now()
-      ) {
+      if (rules.laterDeadlineReopens(existing, this._now())) {
         this._reopen(existing);
       }
       this._touch(existing);
@@ -380,16 +282,7 @@ export class Inbox implements IDisposable {
       this._earlyDetach.delete(id);
       req = { ...req, detached: true, deadline: early.deadline ?? req.deadline, turnId: early.turnId ?? req.turnId };
     }
-    const e: Entry = {
-      id,
-      request: req,
-      state: { kind: 'open' },
-      source,
-      firstSeenAt: this._now(),
-      final: false,
-      attempt: 0,
-      snapshot: undefined as unknown as InboxItem,
-    };
+    const e = item.newEntry(id, req, source, this._now());
     this._entries.set(id, e);
     this._added.add(id);
     this._touch(e);
@@ -398,7 +291,7 @@ export class Inbox implements IDisposable {
   private _onResolved(key: RequestKey, outcome: ResolutionOutcome, optionId: string | null, at: number): void {
     const id = keyId(key);
     const e = this._entries.get(id);
-    const closure = resolutionClosure(outcome, optionId, at);
+    const closure = item.resolutionClosure(outcome, optionId, at);
     if (!e) {
       if (!this._gone.has(id)) {
         this._gone.set(id, { closure });
@@ -443,10 +336,10 @@ export class Inbox implements IDisposable {
    * itself; `final` marks closures from the server or our accepted answer, which nothing later replaces.
    */
   private _close(e: Entry, closure: Closure, final: boolean, now = this._now(), override = false): void {
-    if (!isPending(e.state) && !(override && !e.final)) {
+    if (!item.isPending(e.state) && !(override && !e.final)) {
       return;
     }
-    const wasPending = isPending(e.state);
+    const wasPending = item.isPending(e.state);
     e.state = closure;
     e.final = final;
     if (wasPending || e.closedAt === undefined) {
@@ -458,39 +351,18 @@ export class Inbox implements IDisposable {
   private _remove(e: Entry): void {
     this._entries.delete(e.id);
     const closure = e.state as Closure;
-    this._gone.set(e.id, { closure, optionName: optionNameFor(e.request, closure) });
+    this._gone.set(e.id, { closure, optionName: item.optionNameFor(e.request, closure) });
     this._removed.add(e.id);
     this._added.delete(e.id);
   }
 
   private _touch(e: Entry): void {
     const r = e.request;
-    const conversation = this._conversations.get(convId(r.key.server, r.key.conversationId)) ?? {
+    const conversation = this._conversations.get(item.convId(r.key.server, r.key.conversationId)) ?? {
       server: r.key.server,
       id: r.key.conversationId,
     };
-    const askedAt = r.askedAt ?? e.firstSeenAt;
-    const deadline = r.detached ? r.deadline : (r.deadline ?? askedAt + IN_TURN_TIMEOUT_MS);
-    const severity = severityOf(r.kind);
-    e.snapshot = {
-      id: e.id,
-      key: r.key,
-      request: r,
-      conversation,
-      state: e.state,
-      pending: isPending(e.state),
-      answerable: isAnswerable(e.state),
-      label: labelOf(r),
-      severity,
-      isRisky: severity === 'high',
-      askedAt,
-      deadline,
-      detached: r.detached,
-      lastError: e.lastError,
-      source: e.source,
-      firstSeenAt: e.firstSeenAt,
-      closedAt: isPending(e.state) ? undefined : e.closedAt,
-    };
+    e.snapshot = item.snapshotOf(e, conversation);
     this._changed.add(e.id);
   }
 
@@ -517,28 +389,4 @@ export class Inbox implements IDisposable {
     this._removed = new Set();
     this._onDidChangeItems.fire(change);
   }
-}
-
-function resolutionClosure(outcome: ResolutionOutcome, optionId: string | null, at: number): Closure {
-  switch (outcome) {
-    case 'timeout':
-      return { kind: 'expired', at, source: 'server', optionId };
-    case 'turn_ended':
-      return { kind: 'turnEnded', at };
-    default:
-      return { kind: 'resolvedElsewhere', optionId, outcome, at };
-  }
-}
-
-function optionNameFor(r: RequestDetails, c: Closure): string | undefined {
-  const optionId = 'optionId' in c ? c.optionId : undefined;
-  return optionId == null ? undefined : r.options.find((o) => o.optionId === optionId)?.name;
-}
-
-function byAge(a: InboxItem, b: InboxItem): number {
-  return a.askedAt - b.askedAt || a.firstSeenAt - b.firstSeenAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -8,7 +8,6 @@
 import { BoundedMap } from '../domain/boundedMap';
 import { keyId, type FeedEvent, type RequestDetails, type RequestKey } from '../domain/model';
 import { mergeDetails, type PartialDetails } from '../domain/requestMerge';
-import type { z } from 'zod';
 import type { Logger } from './env';
 import {
   ConversationSchema,
@@ -16,12 +15,9 @@ import {
   NoticeStageDataSchema,
   OutputPayloadSchema,
   PendingRequestSchema,
-  PermissionRequestBlockSchema,
-  RequestPermissionLineSchema,
   RequestStageDataSchema,
   StagePayloadSchema,
   TurnStageDataSchema,
-  describeIssues,
   parseJson,
   parseOrLog,
   type WireConversation,
@@ -30,13 +26,13 @@ import {
   type WireStagePayload,
 } from './schema';
 import {
-  detailsFromBlock,
-  detailsFromParams,
   detailsFromPending,
   detailsFromRequestStarted,
   looksLikeJsonObject,
   mayCarryPermission,
   parseTime,
+  permissionSightings,
+  stageData,
   toConversationInfo,
 } from './wireToDomain';
 
@@ -244,35 +240,9 @@ export class RequestAssembler {
     line: string | undefined,
     eventId: number | undefined,
   ): FeedEvent[] {
-    const sightings = new Map<string, PartialDetails[]>();
-    const add = (rid: string, d: PartialDetails) => {
-      const list = sightings.get(rid) ?? [];
-      list.push(d);
-      sightings.set(rid, list);
-    };
-    for (const b of p.blocks ?? []) {
-      if ((b as { kind?: unknown } | null)?.kind !== 'permission_request') {
-        continue;
-      }
-      const block = parseOrLog(PermissionRequestBlockSchema, b, 'a malformed permission_request block', this.logger);
-      if (block) {
-        add(block.request_id, detailsFromBlock(block, this.logger));
-      }
-    }
-    if (line) {
-      const json = parseJson(line);
-      const req = json.ok ? RequestPermissionLineSchema.safeParse(json.value) : undefined;
-      if (req?.success) {
-        add(String(req.data.id), detailsFromParams(req.data.params, this.logger));
-      } else if (json.ok && (json.value as { method?: unknown } | null)?.method === 'session/request_permission') {
-        this.logger.warn(
-          `Skipped a malformed session/request_permission line: ${req ? describeIssues(req.error) : ''}`,
-        );
-      }
-    }
     const at = parseTime(p.ts);
     const out: FeedEvent[] = [];
-    for (const [rid, parts] of sightings) {
+    for (const [rid, parts] of permissionSightings(p, line, this.logger)) {
       const key = this.key(conv, rid);
       let merged = mergeDetails(key, undefined, { eventId, turnId: p.turn_id ?? undefined, askedAt: at });
       for (const part of parts) {
@@ -294,7 +264,7 @@ export class RequestAssembler {
       return { events: [] };
     }
     if (s.stage === 'server') {
-      const n = this.stageData(s, NoticeStageDataSchema);
+      const n = stageData(s, NoticeStageDataSchema, this.logger);
       this.logger.info(
         `The server reported its stream is ending (${s.state}${n?.reason ? `: ${n.reason}` : ''}); reconnecting.`,
       );
@@ -308,7 +278,7 @@ export class RequestAssembler {
     const at = parseTime(s.ts) ?? this.now();
     switch (s.stage) {
       case 'request': {
-        const d = this.stageData(s, RequestStageDataSchema);
+        const d = stageData(s, RequestStageDataSchema, this.logger);
         if (!d) {
           return { events: [] };
         }
@@ -333,30 +303,12 @@ export class RequestAssembler {
     }
   }
 
-  private stageData<T>(s: WireStagePayload, schema: z.ZodType<T>): T | undefined {
-    let raw: unknown = s.data ?? {};
-    if (typeof raw === 'string') {
-      const j = parseJson(raw);
-      if (!j.ok) {
-        this.logger.warn(`Skipped a ${s.stage}/${s.state} stage event whose data is not JSON: ${j.error}`);
-        return undefined;
-      }
-      raw = j.value;
-    }
-    const r = schema.safeParse(raw);
-    if (!r.success) {
-      this.logger.warn(`Skipped a ${s.stage}/${s.state} stage event: ${describeIssues(r.error)}`);
-      return undefined;
-    }
-    return r.data;
-  }
-
   /** A terminal turn: `turnEndedWaiting` for the request it left waiting, else `turnEnded`. */
   private turnEnded(conv: string, s: WireStagePayload, at: number): FeedEvent[] {
     if (s.state !== 'done' && s.state !== 'failed' && s.state !== 'interrupted') {
       return [];
     }
-    const d = this.stageData(s, TurnStageDataSchema);
+    const d = stageData(s, TurnStageDataSchema, this.logger);
     if (!d) {
       return [];
     }

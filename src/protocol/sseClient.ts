@@ -8,6 +8,7 @@ import type { ConnectionState } from '../domain/model';
 import { Emitter, type Event } from '../domain/events';
 import { Disposable } from '../util/lifecycle';
 import { redact, sleep, type ProtocolEnv, type TimerHandle } from './env';
+import { DEFAULT_BACKOFF, backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff';
 import { ErrorBodySchema, parseJson } from './schema';
 
 /** Where the last processed event id is kept between sessions (the VS Code side backs it with globalState). */
@@ -16,36 +17,7 @@ export interface CursorStore {
   set(scope: string, cursor: string): void | PromiseLike<void>;
 }
 
-export interface BackoffOptions {
-  /** First step of the exponential ceiling. */
-  readonly baseMs: number;
-  /** Largest possible wait. */
-  readonly capMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 30_000 };
-
-/** Full jitter: uniform in [0, min(cap, base·2^attempt)). `attempt` counts failures since the last healthy period. */
-export function backoffDelay(attempt: number, random: () => number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
-  const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** Math.min(Math.max(attempt, 0), 30));
-  return Math.floor(Math.min(Math.max(random(), 0), 1) * ceiling);
-}
-
-/** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped at an hour; undefined if absent/invalid. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (!value) {
-    return undefined;
-  }
-  const v = value.trim();
-  let ms: number | undefined;
-  if (/^\d+$/.test(v)) {
-    ms = Number(v) * 1000;
-  } else {
-    const t = Date.parse(v);
-    ms = Number.isFinite(t) ? Math.max(0, t - now) : undefined;
-  }
-  return ms === undefined ? undefined : Math.min(ms, 3_600_000);
-}
+export { DEFAULT_BACKOFF, backoffDelay, parseRetryAfter, type BackoffOptions } from './backoff';
 
 export interface SseClientOptions {
   /** Full URL of the stream, query included. */

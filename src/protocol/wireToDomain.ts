@@ -4,13 +4,20 @@
  */
 import type { ConversationInfo, DiffContent, PermissionOption, ToolLocation } from '../domain/model';
 import type { PartialDetails } from '../domain/requestMerge';
+import type { z } from 'zod';
 import type { Logger } from './env';
 import {
   DiffContentSchema,
   LocationSchema,
   PermissionOptionSchema,
+  PermissionRequestBlockSchema,
+  RequestPermissionLineSchema,
   TextContentSchema,
   describeIssues,
+  parseJson,
+  parseOrLog,
+  type WireOutputPayload,
+  type WireStagePayload,
   type WireConversation,
   type WirePendingRequest,
   type WirePermissionRequestBlock,
@@ -197,6 +204,58 @@ export function toConversationInfo(server: string, c: WireConversation): Convers
     info.permissionPolicy = c.permission_policy;
   }
   return info;
+}
+
+/** The sightings of permission requests in one output event: its `permission_request` blocks and its raw line. */
+export function permissionSightings(
+  p: WireOutputPayload,
+  line: string | undefined,
+  logger: Logger,
+): Map<string, PartialDetails[]> {
+  const sightings = new Map<string, PartialDetails[]>();
+  const add = (rid: string, d: PartialDetails) => {
+    const list = sightings.get(rid) ?? [];
+    list.push(d);
+    sightings.set(rid, list);
+  };
+  for (const b of p.blocks ?? []) {
+    if ((b as { kind?: unknown } | null)?.kind !== 'permission_request') {
+      continue;
+    }
+    const block = parseOrLog(PermissionRequestBlockSchema, b, 'a malformed permission_request block', logger);
+    if (block) {
+      add(block.request_id, detailsFromBlock(block, logger));
+    }
+  }
+  if (line) {
+    const json = parseJson(line);
+    const req = json.ok ? RequestPermissionLineSchema.safeParse(json.value) : undefined;
+    if (req?.success) {
+      add(String(req.data.id), detailsFromParams(req.data.params, logger));
+    } else if (json.ok && (json.value as { method?: unknown } | null)?.method === 'session/request_permission') {
+      logger.warn(`Skipped a malformed session/request_permission line: ${req ? describeIssues(req.error) : ''}`);
+    }
+  }
+  return sightings;
+}
+
+/** The JSON `data` of a stage event, validated; undefined (logged) when it is not. */
+export function stageData<T>(s: WireStagePayload, schema: z.ZodType<T>, logger: Logger): T | undefined {
+  let raw: unknown = s.data ?? {};
+  if (typeof raw === 'string') {
+    const j = parseJson(raw);
+    if (!j.ok) {
+      logger.warn(`Skipped a ${s.stage}/${s.state} stage event whose data is not JSON: ${j.error}`);
+      return undefined;
+    }
+    raw = j.value;
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    logger.warn(`Skipped a ${s.stage}/${s.state} stage event: ${describeIssues(r.error)}`);
+    return undefined;
+  }
+  return r.data;
 }
 
 /** Cheap structural check (no parse): a payload must start with `{` and end with `}`. */
