@@ -10,7 +10,7 @@ import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
-import { RequestDetails } from './ui/details';
+import { RequestDetailsView } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
@@ -32,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
   const flow = new AnswerFlow(inbox, connection, log);
   const tree = new PendingTree(inbox);
-  const details = new RequestDetails(inbox);
+  const details = new RequestDetailsView(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });
   const policy = new PolicyFeature({
     config,

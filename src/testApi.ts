@@ -7,7 +7,7 @@ import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
 import type { AnswerFlow } from './ui/answerFlow';
-import type { RequestDetails } from './ui/details';
+import type { RequestDetailsView } from './ui/details';
 import type { PendingTree } from './ui/pendingTree';
 import type { EditRequest, EditResult, PolicyPrompts } from './ui/policyEditor';
 import type { PolicyFeature } from './ui/policyFeature';
@@ -47,7 +47,7 @@ interface TestApiDeps {
   readonly connection: ConnectionManager;
   readonly inbox: Inbox;
   readonly tree: PendingTree;
-  readonly details: RequestDetails;
+  readonly details: RequestDetailsView;
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
 }

@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { ContextKey, setContext } from './contextKeys';
 import type { Logger } from './log';
 import type { ApiKeyStore } from './secrets';
+import { showErrorWithLogs } from './window';
 
 /**
  * VS Code glue for the Fountain session (src/session/fountainSession.ts): reads the server URL and key from settings
@@ -106,20 +107,14 @@ export class ConnectionManager extends Disposable implements AnswerSender {
       // The stream stopped (no retry loop on 401/403): ask for a key once, instead of failing quietly.
       this.log.warn(`the server refused the key (${s.status} ${s.reason ?? ''}); the connection stopped`);
       const signIn = vscode.l10n.t('Sign In');
-      const showLogs = vscode.l10n.t('Show Logs');
-      void vscode.window
-        .showErrorMessage(
-          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', s.message),
-          signIn,
-          showLogs,
-        )
-        .then((pick) => {
-          if (pick === signIn) {
-            void vscode.commands.executeCommand('fountain.signIn');
-          } else if (pick === showLogs) {
-            void vscode.commands.executeCommand('fountain.showLogs');
-          }
-        });
+      void showErrorWithLogs(
+        vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', s.message),
+        signIn,
+      ).then((pick) => {
+        if (pick === signIn) {
+          void vscode.commands.executeCommand('fountain.signIn');
+        }
+      });
     }
     const problem = s.kind === 'backoff' || s.kind === 'authFailed' || s.kind === 'refused';
     void setContext(ContextKey.Connected, s.kind === 'connected');

@@ -5,6 +5,7 @@ import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { describeTimeAgo } from '../domain/inertText';
 import type { AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
+import { showErrorWithLogs } from '../platform/window';
 import { inertLine } from './display';
 import { Strings } from './strings';
 
@@ -107,13 +108,10 @@ export class AnswerFlow {
   private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
     const label = inertLine(item.label);
     const retry = Strings.retry;
-    const showLogs = Strings.showLogs;
     const offerRetry = (message: string) => {
-      void vscode.window.showErrorMessage(message, retry, showLogs).then((pick) => {
+      void showErrorWithLogs(message, retry).then((pick) => {
         if (pick === retry) {
           void this.answer(item.id, optionId, 'toast');
-        } else if (pick === showLogs) {
-          void vscode.commands.executeCommand('fountain.showLogs');
         }
       });
     };

@@ -15,7 +15,7 @@ export const DIFF_SCHEME = 'fountain-diff';
  * who answered. Agent text is inert: no markdown, no links (the document's language turns editor links off), and
  * control/bidi characters appear as visible escapes. One document per request, reused.
  */
-export class RequestDetails extends Disposable implements vscode.TextDocumentContentProvider {
+export class RequestDetailsView extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
   private readonly _open = new Map<string, vscode.Uri>();

@@ -6,7 +6,7 @@ import { verdictOf } from '../policy';
 import { Disposable } from '../util/lifecycle';
 import type { AnsweredEvent } from './answerFlow';
 import { inertBlock, inertLabel, inertLine } from './display';
-import type { ProvenanceService } from './provenance';
+import type { ProvenanceService } from './provenanceService';
 import { HistoryStrings, PolicyStrings } from './strings';
 
 /** `fountain.history.*` and `fountain.recommendations.*`, read live. */

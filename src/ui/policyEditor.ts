@@ -27,7 +27,7 @@ import {
   type KeyRow,
   type PolicyPrompts,
 } from './policyPrompts';
-import type { ProvenanceService } from './provenance';
+import type { ProvenanceService } from './provenanceService';
 import { HistoryStrings, PolicyStrings } from './strings';
 
 export { POLICY_SCHEME, type EditView, type KeyAction, type KeyRow, type PolicyPrompts } from './policyPrompts';

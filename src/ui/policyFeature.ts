@@ -9,11 +9,11 @@ import { FileHistoryBackend } from '../platform/historyStore';
 import type { Logger } from '../platform/log';
 import type { ApiKeyStore } from '../platform/secrets';
 import type { AnswerFlow } from './answerFlow';
-import type { RequestDetails } from './details';
+import type { RequestDetailsView } from './details';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
 import { PolicyEditor } from './policyEditor';
-import { ProvenanceService } from './provenance';
+import { ProvenanceService } from './provenanceService';
 import { HistoryStrings } from './strings';
 
 /**
@@ -34,7 +34,7 @@ export class PolicyFeature implements vscode.Disposable {
     inbox: Inbox;
     flow: AnswerFlow;
     tree: PendingTree;
-    details: RequestDetails;
+    details: RequestDetailsView;
     log: Logger;
     storageDir: string;
   }) {

@@ -23,12 +23,12 @@ class FakeTimers implements Timers {
   private _next = 1;
   private readonly _pending = new Map<number, { at: number; fn: () => void }>();
   constructor(private readonly _clock: FakeClock) {}
-  setTimeout(fn: () => void, ms: number): unknown {
+  setTimeout(fn: () => void, ms: number): number {
     const h = this._next++;
     this._pending.set(h, { at: this._clock.t + ms, fn });
     return h;
   }
-  clearTimeout(handle: unknown): void {
+  clearTimeout(handle: object | number): void {
     this._pending.delete(handle as number);
   }
   get count(): number {
