@@ -31,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const inbox = new Inbox();
   const clock = new InboxClock(inbox);
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
-  const flow = new AnswerFlow(inbox, connection, log);
+  const flow = new AnswerFlow(inbox, connection.session, log);
   const tree = new PendingTree(inbox, clock.onDidCountdown);
   const details = new RequestDetailsView(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });

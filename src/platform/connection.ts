@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 import type { Inbox } from '../domain/inbox';
-import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
-import type { AnswerSender } from '../domain/answering';
+import type { ConnectionState, FeedEvent } from '../domain/model';
 import type { ApiClient } from '../protocol/apiClient';
 import type { CursorStore } from '../protocol/sseClient';
 import { FountainSession } from '../session/fountainSession';
@@ -17,11 +17,11 @@ import { showErrorWithLogs } from './window';
  * and Secret Storage, restarts the session when either changes, mirrors its state into context keys, and asks for a
  * key when the server refuses one.
  */
-export class ConnectionManager extends Disposable implements AnswerSender {
+export class ConnectionManager extends Disposable {
   readonly session: FountainSession;
-  private readonly _onDidChangeState = this._register(new vscode.EventEmitter<ConnectionState>());
+  private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   readonly onDidChangeState = this._onDidChangeState.event;
-  private readonly _onDidReceiveEvent = this._register(new vscode.EventEmitter<FeedEvent>());
+  private readonly _onDidReceiveEvent = this._register(new Emitter<FeedEvent>());
   /** Every feed event, after the inbox applied it. */
   readonly onDidReceiveEvent = this._onDidReceiveEvent.event;
   private _state: ConnectionState = { kind: 'stopped' };
@@ -83,11 +83,6 @@ export class ConnectionManager extends Disposable implements AnswerSender {
     }
     const client = this.session.connect({ url, key: key.key, allowInsecureHttp: this.config.allowInsecureHttp });
     this.log.info(`connecting to ${client.server || url} (key from ${key.source})`);
-  }
-
-  /** The Fountain answer path (see FountainSession.send). Never re-sends a POST by itself. */
-  send(key: RequestKey, optionId: string): Promise<AnswerResult> {
-    return this.session.send(key, optionId);
   }
 
   reconnect(): void {

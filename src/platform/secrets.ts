@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 
 const KEY_PREFIX = 'fountain.apiKey:';
 
@@ -10,7 +11,7 @@ export type KeySource = 'secretStorage' | 'environment';
  * The key is never written to settings or logs.
  */
 export class ApiKeyStore implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly _onDidChange = new Emitter<void>();
   readonly onDidChange = this._onDidChange.event;
   private readonly _sub: vscode.Disposable;
 

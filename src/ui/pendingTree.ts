@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
-import type { Event } from '../domain/events';
+import { Emitter, type Event } from '../domain/events';
 import { formatCountdown } from '../domain/inertText';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import { Disposable } from '../util/lifecycle';
@@ -35,7 +35,7 @@ const KIND_ICONS: Record<string, string> = {
  * answer goes through AnswerFlow. Elements it created are tracked so that commands can refuse forged arguments.
  */
 export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TreeElement | undefined>());
+  private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _elements = new Map<string, TreeElement>();
   private readonly _issued = new WeakSet<object>();
