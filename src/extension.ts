@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Inbox } from './domain/inbox';
 import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
 import { Config } from './platform/config';
+import { AnswerRouter } from './session/answerRouter';
 import { InboxClock } from './session/inboxClock';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
@@ -31,7 +32,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const inbox = new Inbox();
   const clock = new InboxClock(inbox);
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
-  const flow = new AnswerFlow(inbox, connection.session, log);
+  const answers = new AnswerRouter();
+  subs.push(answers.add(connection.session));
+  const flow = new AnswerFlow(inbox, answers, log);
   const tree = new PendingTree(inbox, clock.onDidCountdown);
   const details = new RequestDetailsView(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });

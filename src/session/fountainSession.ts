@@ -4,7 +4,6 @@
  * (an AnswerSender). No vscode here: src/platform/connection.ts feeds it settings and secrets, and the conformance
  * runner drives the same class over a real socket.
  */
-import type { AnswerSender } from '../domain/answering';
 import { Emitter, type Event } from '../domain/events';
 import type { Inbox } from '../domain/inbox';
 import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
@@ -13,6 +12,7 @@ import type { Logger } from '../protocol/env';
 import { FountainClient, type FountainClientOptions } from '../protocol/fountainClient';
 import type { CursorStore } from '../protocol/sseClient';
 import { Disposable, MutableDisposable } from '../util/lifecycle';
+import type { AnswerSource } from './answerRouter';
 
 export interface FountainCredentials {
   readonly url: string;
@@ -28,7 +28,7 @@ export interface FountainSessionOptions {
   readonly client?: Omit<Partial<FountainClientOptions>, 'url' | 'key' | 'cursorStore' | 'openConversations'>;
 }
 
-export class FountainSession extends Disposable implements AnswerSender {
+export class FountainSession extends Disposable implements AnswerSource {
   private readonly _client = this._register(new MutableDisposable<FountainClient>());
   private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;
@@ -96,6 +96,12 @@ export class FountainSession extends Disposable implements AnswerSender {
   disconnect(state: ConnectionState = { kind: 'stopped' }): void {
     this._client.value = undefined;
     this.setState(state);
+  }
+
+  /** Requests of the server this session is connected to (any server while none is: a restart in progress). */
+  owns(key: RequestKey): boolean {
+    const server = this._client.value?.server;
+    return server === undefined || server === key.server;
   }
 
   /**
