@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { Inbox } from './domain/inbox';
 import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
 import { Config } from './platform/config';
+import { AnswerRouter } from './session/answerRouter';
+import { InboxClock } from './session/inboxClock';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
@@ -10,11 +12,10 @@ import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
-import { RequestDetails } from './ui/details';
+import { RequestDetailsView } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
-import { InboxTicker } from './ui/ticker';
 import { createTestApi, type TestApi } from './testApi';
 
 export type { TestApi };
@@ -29,14 +30,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   subs.push(keys);
 
   const inbox = new Inbox();
+  const clock = new InboxClock(inbox);
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
-  const flow = new AnswerFlow(inbox, (key, optionId) => connection.answer(key, optionId), log);
-  const tree = new PendingTree(inbox);
-  const details = new RequestDetails(inbox);
+  const answers = new AnswerRouter();
+  subs.push(answers.add(connection.session));
+  const flow = new AnswerFlow(inbox, answers, log);
+  const tree = new PendingTree(inbox, clock.onDidCountdown);
+  const details = new RequestDetailsView(inbox);
   const commands = new RequestCommands({ inbox, flow, tree, details, connection, log });
   const policy = new PolicyFeature({
     config,
     keys,
+    connection,
     inbox,
     flow,
     tree,
@@ -44,7 +49,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     log,
     storageDir: context.globalStorageUri.fsPath,
   });
-  const notifications = new InboxNotifier(inbox, new NotificationPolicy({ mode: config.notifications }));
+  const notifications = new InboxNotifier(
+    inbox,
+    new NotificationPolicy({ mode: config.notifications }),
+    () => clock.timers.now(),
+    clock.timers,
+  );
   const notifier = new Notifier(inbox, notifications, flow, config, {
     showDetails: (item) => details.show(item),
     pickOption: (item) => commands.pickOption(item, 'toast'),
@@ -63,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     notifications,
     notifier,
     new ConnectionStatus(connection, inbox, tree.view),
-    new InboxTicker(inbox),
+    clock,
   );
   subs.push(
     connection.onDidReceiveEvent((e) => {

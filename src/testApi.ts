@@ -7,10 +7,10 @@ import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
 import type { AnswerFlow } from './ui/answerFlow';
-import type { RequestDetails } from './ui/details';
+import type { RequestDetailsView } from './ui/details';
 import type { PendingTree } from './ui/pendingTree';
-import type { EditResult } from './ui/policyEditor';
-import type { EditScript, PolicyFeature } from './ui/policyFeature';
+import type { EditRequest, EditResult, PolicyPrompts } from './ui/policyEditor';
+import type { PolicyFeature } from './ui/policyFeature';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
 export interface TestApi {
@@ -26,8 +26,8 @@ export interface TestApi {
   }[];
   /** Why a request asked ("ask by kind "execute" in the agent policy"), and the toast's short form. */
   readonly provenance: (itemId: string) => { full: string; toast: Promise<string | undefined> };
-  /** The policy edit flow with scripted answers in place of the QuickPicks and the modal. */
-  readonly editPolicy: (script: EditScript) => Promise<{ result: EditResult; calls: string[]; errors: string[] }>;
+  /** The policy edit flow with the test's prompts in place of the QuickPicks and the modal. */
+  readonly editPolicy: (req: EditRequest, prompts: PolicyPrompts) => Promise<EditResult>;
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
@@ -47,7 +47,7 @@ interface TestApiDeps {
   readonly connection: ConnectionManager;
   readonly inbox: Inbox;
   readonly tree: PendingTree;
-  readonly details: RequestDetails;
+  readonly details: RequestDetailsView;
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
 }
@@ -91,7 +91,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
         ? { full: policy.provenance.describe(item), toast: policy.provenance.short(item) }
         : { full: '', toast: Promise.resolve(undefined) };
     },
-    editPolicy: (script) => policy.editScripted(script),
+    editPolicy: (req, prompts) => policy.editor.edit(req, prompts),
     history: () => policy.historyEntries(),
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),

@@ -1,235 +1,42 @@
 /**
- * The approval inbox: every permission request the user could answer, across servers and conversations, with its
- * lifecycle. Fed FeedEvents by the protocol layer (`apply`) and answer results by the answer command
- * (`beginAnswer` / `completeAnswer`); time moves only through `tick`, so every rule is testable with a fake clock.
- *
- * Lifecycle: `open` → `answering` → `answeredByYou` | `resolvedElsewhere` | `expired` | `turnEnded` |
- * `conversationEnded` | `noLongerWaiting`, or `leftOpen` (still answerable, with the server's reason).
- * Closed items linger (default 30 s) so the user sees what happened, then leave; what closed them is remembered
- * (bounded) so that a late or replayed `requestOpened` never resurrects them and a stale click can say why.
+ * The approval inbox: every request the user could answer, across sources and conversations. Sources hand it facts
+ * (`apply`) and answer results (`beginAnswer` / `completeAnswer`); time moves only through `tick`. It alone decides
+ * every state change (the rules: lifecycleRules.ts) and alone guards answers: an offered option, one in flight,
+ * never after a final result. `open` → `answering` → a closure (inboxTypes.ts), or `leftOpen` (answerable again).
+ * Closed items linger (30 s), then leave; what closed them is remembered (bounded), so a replayed `requestOpened`
+ * never resurrects them and a stale click can say why.
  */
 import type { IDisposable } from '../util/lifecycle';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
-import { describeTimeAgo, type TimeAgo } from './inertText';
+import * as item from './inboxItem';
+import type { Entry, Remembered } from './inboxItem';
+import * as rules from './lifecycleRules';
+import {
+  DEFAULT_LINGER_MS,
+  DEFAULT_MEMORY_SIZE,
+  type AnswerTicket,
+  type BeginAnswerResult,
+  type ClickCheck,
+  type Closure,
+  type ConversationGroup,
+  type InboxChange,
+  type InboxItem,
+  type InboxOptions,
+} from './inboxTypes';
 import {
   keyId,
   type AnswerResult,
   type ConversationInfo,
   type FeedEvent,
-  type PermissionOption,
   type RequestDetails,
   type RequestKey,
   type ResolutionOutcome,
 } from './model';
+import { mergeDetails } from './requestMerge';
 
-/** The server's in-turn ceiling for a held request (fountain-protocol.md §4.3, `timeout_ms` default). */
-export const IN_TURN_TIMEOUT_MS = 300_000;
-export const DEFAULT_LINGER_MS = 30_000;
-/** How many closed keys, early resolutions and ended conversations are remembered. */
-export const DEFAULT_MEMORY_SIZE = 5_000;
-
-export type LeftOpenReason = 'busy' | 'credits' | 'suspended' | 'unavailable';
-
-/** What closed an item. Shared by item states, stale refusals and click checks. `at` is epoch ms. */
-export type Closure =
-  | {
-      readonly kind: 'answeredByYou';
-      readonly optionId: string;
-      readonly at: number;
-      /** The answer was recorded but the conversation did not wake (409 not delivered): prompt it to wake it. */
-      readonly promptToWake?: boolean;
-      readonly message?: string;
-    }
-  | {
-      readonly kind: 'resolvedElsewhere';
-      /** The option that won; null when the server did not say (e.g. only a 409 was seen so far). */
-      readonly optionId: string | null;
-      /** The server's outcome (`answered` or another value); undefined when only a 409 was seen. */
-      readonly outcome?: ResolutionOutcome;
-      readonly at: number;
-    }
-  | {
-      readonly kind: 'expired';
-      readonly at: number;
-      /** `server`: a `timeout` resolution (optionId is the agent's reject option for a detached expiry, else null). */
-      readonly source: 'server' | 'clock';
-      readonly optionId?: string | null;
-    }
-  | { readonly kind: 'turnEnded'; readonly at: number; readonly stopReason?: string }
-  | { readonly kind: 'conversationEnded'; readonly at: number; readonly reason: string }
-  | {
-      /** Absent from a complete backfill of its conversation, or the server answered 404 for it. */
-      readonly kind: 'noLongerWaiting';
-      readonly at: number;
-      readonly cause: 'backfill' | 'notFound';
-    };
-
-/** The last answer attempt that failed in a way that leaves the request answerable. */
-export interface AnswerError {
-  readonly optionId: string;
-  readonly at: number;
-  readonly result: Extract<
-    AnswerResult,
-    { kind: 'optionNotOffered' | 'spriteToken' | 'auth' | 'rateLimited' | 'network' | 'unexpected' }
-  >;
-}
-
-export type ItemState =
-  | { readonly kind: 'open' }
-  | { readonly kind: 'answering'; readonly optionId: string; readonly since: number }
-  | {
-      /** The server kept the request open (busy, credits, suspended, unavailable): answerable again later. */
-      readonly kind: 'leftOpen';
-      readonly reason: LeftOpenReason;
-      readonly optionId: string;
-      readonly at: number;
-      readonly message?: string;
-      readonly retryAfterSec?: number;
-    }
-  | Closure;
-
-export type Severity = 'high' | 'low';
-
-/** An immutable snapshot of one request; a new object is made whenever anything about it changes. */
-export interface InboxItem {
-  /** keyId(key). */
-  readonly id: string;
-  readonly key: RequestKey;
-  readonly request: RequestDetails;
-  readonly conversation: ConversationInfo;
-  readonly state: ItemState;
-  /** open, answering or leftOpen: still waiting on the user (counts in `openCount`). */
-  readonly pending: boolean;
-  /** open or leftOpen: an answer may be started now. */
-  readonly answerable: boolean;
-  /** Untrusted one-line tool label (see `labelOf`); render through inertText. */
-  readonly label: string;
-  readonly severity: Severity;
-  readonly isRisky: boolean;
-  /** Epoch ms: the request's askedAt, else when this inbox first saw it. */
-  readonly askedAt: number;
-  /** Epoch ms when it expires: the detached deadline, else askedAt + 5 min for in-turn requests. */
-  readonly deadline?: number;
-  readonly detached: boolean;
-  readonly lastError?: AnswerError;
-  /** How the item was first seen. */
-  readonly source: 'live' | 'backfill';
-  readonly firstSeenAt: number;
-  /** Epoch ms (local clock) when it closed; it leaves the inbox `linger` ms later. */
-  readonly closedAt?: number;
-}
-
-/** Proof that an answer may be POSTed; pass it back to `completeAnswer` with the result. */
-export interface AnswerTicket {
-  readonly key: RequestKey;
-  readonly id: string;
-  readonly optionId: string;
-  /** Distinguishes attempts on the same request. */
-  readonly attempt: number;
-}
-
-/** Why an answer may not start (or why a click would do nothing). */
-export type AnswerRefusal =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'notOffered'; readonly optionId: string }
-  | { readonly kind: 'busyAnswering'; readonly optionId: string }
-  | {
-      readonly kind: 'stale';
-      readonly closure: Closure;
-      /** Name of the option the closure names (who answered with what), when it was offered. Untrusted text. */
-      readonly optionName?: string;
-    };
-
-export type BeginAnswerResult =
-  { readonly ok: true; readonly ticket: AnswerTicket } | { readonly ok: false; readonly refusal: AnswerRefusal };
-
-/** What a toast or tree click should do: answer (with the offered option), or show why not. */
-export type ClickCheck =
-  { readonly kind: 'answerable'; readonly item: InboxItem; readonly option: PermissionOption } | AnswerRefusal;
-
-export interface InboxChange {
-  /** Every id whose item was added, changed or removed. */
-  readonly ids: readonly string[];
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-}
-
-export interface ConversationGroup {
-  readonly server: string;
-  readonly conversationId: string;
-  readonly conversation: ConversationInfo;
-  /** Oldest first. */
-  readonly items: readonly InboxItem[];
-}
-
-export interface InboxOptions {
-  /** Epoch ms now; default Date.now. Used to stamp local transitions and as tick()'s default. */
-  readonly now?: () => number;
-  /** How long closed items stay visible; default 30 s. */
-  readonly lingerMs?: number;
-  /** Bound on remembered closed keys / early resolutions; default 5000. */
-  readonly memorySize?: number;
-}
-
-const LOW_KINDS = new Set(['read', 'search', 'think', 'other']);
-
-/** execute, delete, fetch, edit, move, switch_mode are high; read, search, think, other low; unknown or missing high. */
-export function severityOf(kind: string | undefined): Severity {
-  if (kind !== undefined && LOW_KINDS.has(kind)) {
-    return 'low';
-  }
-  return 'high';
-}
-
-/** Quotes one argv element for display the way a POSIX shell would read it back. */
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * The tool label: title, else `rawInput.command` (a string, or an argv array shown shell-quoted), else the summary,
- * else the kind, else the name, else "tool". Untrusted: render through inertText.
- */
-export function labelOf(r: RequestDetails): string {
-  if (r.title) {
-    return r.title;
-  }
-  const raw = r.rawInput;
-  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
-    const command = (raw as Record<string, unknown>).command;
-    if (typeof command === 'string' && command) {
-      return command;
-    }
-    if (Array.isArray(command) && command.length && command.every((a) => typeof a === 'string')) {
-      return command.map(shellQuote).join(' ');
-    }
-  }
-  return r.summary || r.kind || r.name || 'tool';
-}
-
-interface Entry {
-  readonly id: string;
-  request: RequestDetails;
-  state: ItemState;
-  lastError?: AnswerError;
-  readonly source: 'live' | 'backfill';
-  readonly firstSeenAt: number;
-  closedAt?: number;
-  /** The closure came from the server (a resolution, or our own accepted answer): later closures do not replace it. */
-  final: boolean;
-  attempt: number;
-  snapshot: InboxItem;
-}
-
-interface Remembered {
-  readonly closure: Closure;
-  readonly optionName?: string;
-}
-
-const isPending = (s: ItemState) => s.kind === 'open' || s.kind === 'answering' || s.kind === 'leftOpen';
-const isAnswerable = (s: ItemState) => s.kind === 'open' || s.kind === 'leftOpen';
-const convId = (server: string, id: string) => JSON.stringify([server, id]);
+export * from './inboxTypes';
+export { labelOf, severityOf, type Severity } from './requestLabel';
 
 export class Inbox implements IDisposable {
   private readonly _onDidChangeItems = new Emitter<InboxChange>();
@@ -264,15 +71,13 @@ export class Inbox implements IDisposable {
     this._onDidChangeItems.dispose();
   }
 
-  // ---- queries ----
-
   get(key: RequestKey | string): InboxItem | undefined {
     return this._entries.get(typeof key === 'string' ? key : keyId(key))?.snapshot;
   }
 
   /** Every visible item (pending and lingering), oldest first. */
   all(): InboxItem[] {
-    return [...this._entries.values()].map((e) => e.snapshot).sort(byAge);
+    return [...this._entries.values()].map((e) => e.snapshot).sort(item.byAge);
   }
 
   /** Pending items (open, answering, leftOpen), oldest first across conversations. */
@@ -283,7 +88,7 @@ export class Inbox implements IDisposable {
   get openCount(): number {
     let n = 0;
     for (const e of this._entries.values()) {
-      if (isPending(e.state)) {
+      if (item.isPending(e.state)) {
         n++;
       }
     }
@@ -292,41 +97,20 @@ export class Inbox implements IDisposable {
 
   /** Visible items grouped by conversation; groups ordered by their oldest item. */
   byConversation(): ConversationGroup[] {
-    const groups = new Map<string, InboxItem[]>();
-    for (const item of this.all()) {
-      const k = convId(item.key.server, item.key.conversationId);
-      let list = groups.get(k);
-      if (!list) {
-        list = [];
-        groups.set(k, list);
-      }
-      list.push(item);
-    }
-    return [...groups.values()].map((items) => ({
-      server: items[0].key.server,
-      conversationId: items[0].key.conversationId,
-      conversation: items[0].conversation,
-      items,
-    }));
+    return item.groupByConversation(this.all());
   }
 
   /** The earliest epoch ms at which `tick` would change something (a deadline or a linger end), if any. */
   nextWakeAt(): number | undefined {
     let next: number | undefined;
     for (const e of this._entries.values()) {
-      const t = isAnswerable(e.state)
-        ? e.snapshot.deadline
-        : !isPending(e.state) && e.closedAt !== undefined
-          ? e.closedAt + this.lingerMs
-          : undefined;
+      const t = rules.wakeAt(e, this.lingerMs);
       if (t !== undefined && (next === undefined || t < next)) {
         next = t;
       }
     }
     return next;
   }
-
-  // ---- feed ----
 
   apply(event: FeedEvent): void {
     switch (event.type) {
@@ -344,22 +128,18 @@ export class Inbox implements IDisposable {
         break;
       case 'turnEnded':
         for (const e of this._entriesOf(event.server, event.conversationId)) {
-          const r = e.request;
-          const otherTurn = event.turnId !== undefined && r.turnId !== undefined && r.turnId !== event.turnId;
-          const askedLater = r.askedAt !== undefined && r.askedAt > event.at;
-          if (isPending(e.state) && !r.detached && !otherTurn && !askedLater) {
+          if (rules.turnEndCloses(e, event)) {
             this._close(e, { kind: 'turnEnded', at: event.at, stopReason: event.stopReason }, false);
           }
         }
         break;
       case 'conversationEnded': {
-        this._endedConversations.set(convId(event.server, event.conversationId), {
+        this._endedConversations.set(item.convId(event.server, event.conversationId), {
           at: event.at,
           reason: event.reason,
         });
         for (const e of this._entriesOf(event.server, event.conversationId)) {
-          const askedLater = e.request.askedAt !== undefined && e.request.askedAt > event.at;
-          if (isPending(e.state) && !askedLater) {
+          if (rules.conversationEndCloses(e, event)) {
             this._close(e, { kind: 'conversationEnded', at: event.at, reason: event.reason }, false);
           }
         }
@@ -367,14 +147,7 @@ export class Inbox implements IDisposable {
       }
       case 'backfillComplete':
         for (const e of this._entries.values()) {
-          const k = e.request.key;
-          if (
-            k.server === event.server &&
-            event.conversationIds.has(k.conversationId) &&
-            !event.openKeys.has(e.id) &&
-            isAnswerable(e.state) &&
-            (event.startedAt === undefined || e.firstSeenAt <= event.startedAt)
-          ) {
+          if (rules.backfillAbsenceCloses(e, event)) {
             this._close(e, { kind: 'noLongerWaiting', at: event.at, cause: 'backfill' }, false);
           }
         }
@@ -387,17 +160,14 @@ export class Inbox implements IDisposable {
   tick(now: number = this._now()): void {
     for (const e of [...this._entries.values()]) {
       const deadline = e.snapshot.deadline;
-      // An answer in flight is left to its POST result: the server decides whether it was in time.
-      if (isAnswerable(e.state) && deadline !== undefined && deadline <= now) {
-        this._close(e, { kind: 'expired', at: deadline, source: 'clock' }, false, now);
-      } else if (!isPending(e.state) && e.closedAt !== undefined && e.closedAt + this.lingerMs <= now) {
+      if (rules.clockExpires(e, now)) {
+        this._close(e, { kind: 'expired', at: deadline!, source: 'clock' }, false, now);
+      } else if (rules.lingerIsOver(e, this.lingerMs, now)) {
         this._remove(e);
       }
     }
     this._flush();
   }
-
-  // ---- answering ----
 
   /** Read-only version of `beginAnswer`: what a click on (key, optionId) would do now. */
   clickCheck(key: RequestKey, optionId: string): ClickCheck {
@@ -410,9 +180,9 @@ export class Inbox implements IDisposable {
     if (e.state.kind === 'answering') {
       return { kind: 'busyAnswering', optionId: e.state.optionId };
     }
-    if (!isAnswerable(e.state)) {
+    if (!item.isAnswerable(e.state)) {
       const closure = e.state;
-      return { kind: 'stale', closure, optionName: optionNameFor(e.request, closure) };
+      return { kind: 'stale', closure, optionName: item.optionNameFor(e.request, closure) };
     }
     const option = e.request.options.find((o) => o.optionId === optionId);
     if (!option) {
@@ -448,44 +218,19 @@ export class Inbox implements IDisposable {
     const now = this._now();
     const current = e.state.kind === 'answering' && e.attempt === ticket.attempt;
     if (current) {
-      switch (result.kind) {
-        case 'answered':
-          this._close(e, { kind: 'answeredByYou', optionId: ticket.optionId, at: now }, true);
-          break;
-        case 'notDelivered':
-          this._close(
-            e,
-            { kind: 'answeredByYou', optionId: ticket.optionId, at: now, promptToWake: true, message: result.message },
-            true,
-          );
-          break;
-        case 'resolvedElsewhere':
-          this._close(e, { kind: 'resolvedElsewhere', optionId: null, at: now }, false);
-          break;
-        case 'notFound':
-          this._close(e, { kind: 'noLongerWaiting', at: now, cause: 'notFound' }, false);
-          break;
-        case 'leftOpen':
-          e.state = {
-            kind: 'leftOpen',
-            reason: result.reason,
-            optionId: ticket.optionId,
-            at: now,
-            message: result.message,
-            retryAfterSec: result.retryAfterSec,
-          };
-          this._touch(e);
-          break;
-        default:
-          e.state = { kind: 'open' };
-          e.lastError = { optionId: ticket.optionId, at: now, result };
-          this._touch(e);
+      const next = item.stateAfterAnswer(ticket.optionId, result, now);
+      if ('closure' in next) {
+        this._close(e, next.closure, next.final);
+      } else {
+        e.state = next.state;
+        e.lastError = next.lastError;
+        this._touch(e);
       }
     } else if (result.kind === 'answered' || result.kind === 'notDelivered') {
       // The item moved on while the POST was in flight. The server accepted our answer, which beats any closure
       // this inbox inferred on its own (clock expiry, turn end, backfill), but not a resolution the server reported.
       const promptToWake = result.kind === 'notDelivered';
-      if (!isPending(e.state) && !e.final) {
+      if (!item.isPending(e.state) && !e.final) {
         this._close(e, { kind: 'answeredByYou', optionId: ticket.optionId, at: now, promptToWake }, true, now, true);
       } else if (promptToWake && e.state.kind === 'answeredByYou' && !e.state.promptToWake) {
         e.state = { ...e.state, promptToWake: true, message: result.message };
@@ -496,12 +241,10 @@ export class Inbox implements IDisposable {
     return e.snapshot;
   }
 
-  // ---- internals ----
-
   private _onConversation(info: ConversationInfo): void {
-    const k = convId(info.server, info.id);
+    const k = item.convId(info.server, info.id);
     const prev = this._conversations.get(k);
-    const merged: ConversationInfo = prev ? { ...prev, ...definedOnly(info) } : info;
+    const merged: ConversationInfo = prev ? { ...prev, ...item.definedOnly(info) } : info;
     this._conversations.set(k, merged);
     for (const e of this._entriesOf(info.server, info.id)) {
       this._touch(e);
@@ -513,25 +256,21 @@ export class Inbox implements IDisposable {
     if (this._gone.has(id)) {
       return; // resolved before we saw it, or already closed and gone: never resurrect
     }
-    const ended = this._endedConversations.get(convId(request.key.server, request.key.conversationId));
-    if (ended && request.askedAt !== undefined && request.askedAt <= ended.at) {
+    const ended = this._endedConversations.get(item.convId(request.key.server, request.key.conversationId));
+    if (ended && rules.askedBeforeEnd(request, ended)) {
       this._gone.set(id, { closure: { kind: 'conversationEnded', at: ended.at, reason: ended.reason } });
       return;
     }
     const existing = this._entries.get(id);
     if (existing) {
-      const merged = mergeRequest(existing.request, request);
+      const { key: _key, ...partial } = request;
+      const merged = mergeDetails(request.key, existing.request, partial);
       if (merged === existing.request) {
         return;
       }
       existing.request = merged;
       // A server-confirmed later deadline reopens an item this inbox expired on its own clock.
-      if (
-        existing.state.kind === 'expired' &&
-        existing.state.source === 'clock' &&
-        merged.deadline !== undefined &&
-        merged.deadline > this._now()
-      ) {
+      if (rules.laterDeadlineReopens(existing, this._now())) {
         this._reopen(existing);
       }
       this._touch(existing);
@@ -543,16 +282,7 @@ export class Inbox implements IDisposable {
       this._earlyDetach.delete(id);
       req = { ...req, detached: true, deadline: early.deadline ?? req.deadline, turnId: early.turnId ?? req.turnId };
     }
-    const e: Entry = {
-      id,
-      request: req,
-      state: { kind: 'open' },
-      source,
-      firstSeenAt: this._now(),
-      final: false,
-      attempt: 0,
-      snapshot: undefined as unknown as InboxItem,
-    };
+    const e = item.newEntry(id, req, source, this._now());
     this._entries.set(id, e);
     this._added.add(id);
     this._touch(e);
@@ -561,7 +291,7 @@ export class Inbox implements IDisposable {
   private _onResolved(key: RequestKey, outcome: ResolutionOutcome, optionId: string | null, at: number): void {
     const id = keyId(key);
     const e = this._entries.get(id);
-    const closure = resolutionClosure(outcome, optionId, at);
+    const closure = item.resolutionClosure(outcome, optionId, at);
     if (!e) {
       if (!this._gone.has(id)) {
         this._gone.set(id, { closure });
@@ -606,10 +336,10 @@ export class Inbox implements IDisposable {
    * itself; `final` marks closures from the server or our accepted answer, which nothing later replaces.
    */
   private _close(e: Entry, closure: Closure, final: boolean, now = this._now(), override = false): void {
-    if (!isPending(e.state) && !(override && !e.final)) {
+    if (!item.isPending(e.state) && !(override && !e.final)) {
       return;
     }
-    const wasPending = isPending(e.state);
+    const wasPending = item.isPending(e.state);
     e.state = closure;
     e.final = final;
     if (wasPending || e.closedAt === undefined) {
@@ -621,39 +351,18 @@ export class Inbox implements IDisposable {
   private _remove(e: Entry): void {
     this._entries.delete(e.id);
     const closure = e.state as Closure;
-    this._gone.set(e.id, { closure, optionName: optionNameFor(e.request, closure) });
+    this._gone.set(e.id, { closure, optionName: item.optionNameFor(e.request, closure) });
     this._removed.add(e.id);
     this._added.delete(e.id);
   }
 
   private _touch(e: Entry): void {
     const r = e.request;
-    const conversation = this._conversations.get(convId(r.key.server, r.key.conversationId)) ?? {
+    const conversation = this._conversations.get(item.convId(r.key.server, r.key.conversationId)) ?? {
       server: r.key.server,
       id: r.key.conversationId,
     };
-    const askedAt = r.askedAt ?? e.firstSeenAt;
-    const deadline = r.detached ? r.deadline : (r.deadline ?? askedAt + IN_TURN_TIMEOUT_MS);
-    const severity = severityOf(r.kind);
-    e.snapshot = {
-      id: e.id,
-      key: r.key,
-      request: r,
-      conversation,
-      state: e.state,
-      pending: isPending(e.state),
-      answerable: isAnswerable(e.state),
-      label: labelOf(r),
-      severity,
-      isRisky: severity === 'high',
-      askedAt,
-      deadline,
-      detached: r.detached,
-      lastError: e.lastError,
-      source: e.source,
-      firstSeenAt: e.firstSeenAt,
-      closedAt: isPending(e.state) ? undefined : e.closedAt,
-    };
+    e.snapshot = item.snapshotOf(e, conversation);
     this._changed.add(e.id);
   }
 
@@ -680,128 +389,4 @@ export class Inbox implements IDisposable {
     this._removed = new Set();
     this._onDidChangeItems.fire(change);
   }
-}
-
-/**
- * What to tell the user after a click on a stale item, as data the UI localises; `english` is a plain fallback.
- * `optionName` is agent text: render it through inertText.
- */
-export type StaleNotice =
-  | {
-      readonly kind: 'answeredElsewhere';
-      readonly optionId: string | null;
-      readonly optionName?: string;
-      readonly outcome?: ResolutionOutcome;
-      readonly ago: TimeAgo;
-      readonly english: string;
-    }
-  | {
-      readonly kind: 'answeredByYou';
-      readonly optionId: string;
-      readonly optionName?: string;
-      readonly promptToWake: boolean;
-      readonly ago: TimeAgo;
-      readonly english: string;
-    }
-  | {
-      readonly kind: 'noLongerWaiting';
-      readonly why: 'expired' | 'turnEnded' | 'conversationEnded' | 'gone' | 'notFound';
-      readonly ago: TimeAgo;
-      readonly english: string;
-    };
-
-/** Turns a stale refusal into what to show: "Already answered elsewhere: Reject 12 s ago", "No longer waiting: expired". */
-export function staleNotice(refusal: { closure: Closure; optionName?: string }, now: number): StaleNotice {
-  const c = refusal.closure;
-  const ago = describeTimeAgo(now - c.at);
-  switch (c.kind) {
-    case 'resolvedElsewhere': {
-      const what = refusal.optionName ?? c.optionId ?? c.outcome ?? 'resolved';
-      return {
-        kind: 'answeredElsewhere',
-        optionId: c.optionId,
-        optionName: refusal.optionName,
-        outcome: c.outcome,
-        ago,
-        english: `Already answered elsewhere: ${what} ${ago.english}`,
-      };
-    }
-    case 'answeredByYou':
-      return {
-        kind: 'answeredByYou',
-        optionId: c.optionId,
-        optionName: refusal.optionName,
-        promptToWake: c.promptToWake === true,
-        ago,
-        english: `Already answered by you: ${refusal.optionName ?? c.optionId} ${ago.english}`,
-      };
-    case 'expired':
-      return { kind: 'noLongerWaiting', why: 'expired', ago, english: 'No longer waiting: expired' };
-    case 'turnEnded':
-      return { kind: 'noLongerWaiting', why: 'turnEnded', ago, english: 'No longer waiting: turn ended' };
-    case 'conversationEnded':
-      return {
-        kind: 'noLongerWaiting',
-        why: 'conversationEnded',
-        ago,
-        english: 'No longer waiting: conversation ended',
-      };
-    case 'noLongerWaiting':
-      return c.cause === 'notFound'
-        ? { kind: 'noLongerWaiting', why: 'notFound', ago, english: 'No longer waiting: conversation not found' }
-        : { kind: 'noLongerWaiting', why: 'gone', ago, english: 'No longer waiting' };
-  }
-}
-
-function resolutionClosure(outcome: ResolutionOutcome, optionId: string | null, at: number): Closure {
-  switch (outcome) {
-    case 'timeout':
-      return { kind: 'expired', at, source: 'server', optionId };
-    case 'turn_ended':
-      return { kind: 'turnEnded', at };
-    default:
-      return { kind: 'resolvedElsewhere', optionId, outcome, at };
-  }
-}
-
-function optionNameFor(r: RequestDetails, c: Closure): string | undefined {
-  const optionId = 'optionId' in c ? c.optionId : undefined;
-  return optionId == null ? undefined : r.options.find((o) => o.optionId === optionId)?.name;
-}
-
-function byAge(a: InboxItem, b: InboxItem): number {
-  return a.askedAt - b.askedAt || a.firstSeenAt - b.firstSeenAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/**
- * Merges a duplicate `requestOpened` into what is known: the first-seen values stay, the new event fills gaps
- * (summary, rawParams, text, diffs…). A detached view wins over an in-turn one (it carries the real deadline).
- * Returns `prev` itself when nothing changed.
- */
-function mergeRequest(prev: RequestDetails, next: RequestDetails): RequestDetails {
-  const out: Record<string, unknown> = { ...prev };
-  let changed = false;
-  for (const [k, v] of Object.entries(next)) {
-    const old = out[k];
-    const emptyOld = old === undefined || (Array.isArray(old) && old.length === 0);
-    const fills = v !== undefined && !(Array.isArray(v) && v.length === 0);
-    if (emptyOld && fills) {
-      out[k] = v;
-      changed = true;
-    }
-  }
-  if (next.detached && !prev.detached) {
-    out.detached = true;
-    out.deadline = next.deadline;
-    out.turnId = next.turnId ?? prev.turnId;
-    changed = true;
-  } else if (next.detached && prev.detached && next.deadline !== undefined && next.deadline !== prev.deadline) {
-    out.deadline = next.deadline;
-    changed = true;
-  }
-  return changed ? (out as unknown as RequestDetails) : prev;
 }

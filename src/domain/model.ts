@@ -1,6 +1,7 @@
 /**
  * The domain's vocabulary: what the protocol layer hands to the inbox, and what the inbox hands to the UI.
- * Wire shapes stay in src/protocol/schema.ts; src/protocol/mapping.ts turns them into these types.
+ * Wire shapes stay in src/protocol/schema.ts; src/protocol/wireToDomain.ts and requestAssembler.ts turn them into
+ * these facts.
  * Every string here that came from an agent is untrusted text (see src/domain/inertText.ts for display).
  */
 
@@ -23,9 +24,12 @@ export interface PermissionOption {
   readonly [extra: string]: unknown;
 }
 
-/** Identity of a request across servers: (server, conversation id, request id). */
+/**
+ * Identity of a request across sources: (source, conversation id, request id). Nothing in the domain reads the
+ * source id's shape: a Fountain server uses its normalised base URL, a local agent source its own id.
+ */
 export interface RequestKey {
-  /** Normalised base URL of the server, e.g. `http://127.0.0.1:4123`. */
+  /** The source id: for a Fountain server its normalised base URL, e.g. `http://127.0.0.1:4123`. */
   readonly server: string;
   readonly conversationId: string;
   readonly requestId: string;
@@ -63,7 +67,7 @@ export interface ConversationInfo {
   readonly permissionPolicy?: Record<string, unknown> | null;
 }
 
-/** Everything needed to render and answer one request. Built by src/protocol/mapping.ts. */
+/** Everything needed to render and answer one request. Merged from sightings by src/domain/requestMerge.ts. */
 export interface RequestDetails {
   readonly key: RequestKey;
   /** The `permission_request` block's `name` (title, else kind, else "tool") or pending_requests' `tool`. */
@@ -98,7 +102,10 @@ export interface RequestDetails {
 /** Outcome of a resolution as the server reports it; any other value reads as "resolved". */
 export type ResolutionOutcome = 'answered' | 'timeout' | 'turn_ended' | (string & {});
 
-/** Events from a server's stream and backfill, in the order they should be applied. */
+/**
+ * Facts a source reports (a Fountain server's stream and backfill; a local agent next), in the order they should be
+ * applied. Only the inbox turns them into state changes.
+ */
 export type FeedEvent =
   | { readonly type: 'conversation'; readonly conversation: ConversationInfo }
   | { readonly type: 'requestOpened'; readonly request: RequestDetails; readonly source: 'live' | 'backfill' }
@@ -143,6 +150,11 @@ export type FeedEvent =
       readonly openKeys: ReadonlySet<string>;
       /** Conversation ids the backfill read completely; only their requests may be closed by absence. */
       readonly conversationIds: ReadonlySet<string>;
+      /**
+       * Of those, the ones whose in-turn requests were read too (a running conversation's /events feed). In-turn
+       * requests of the others are not closed by absence. Absent: every in-turn request was read.
+       */
+      readonly inTurnRead?: ReadonlySet<string>;
       readonly at: number;
       /**
        * Epoch ms (local clock) when this backfill started reading. Optional; when set, requests first seen after it

@@ -5,6 +5,7 @@
  * it to an Inbox with injected timers.
  */
 import type { IDisposable } from '../util/lifecycle';
+import { realTimers, type TimerHandle, type Timers as BaseTimers } from '../util/timers';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
 import type { Inbox } from './inbox';
@@ -128,16 +129,8 @@ export class NotificationPolicy {
   }
 }
 
-/** Timer functions, injectable so tests drive time by hand. */
-export interface Timers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
+/** The timer half of the one Timers interface (src/util/timers.ts); tests drive time by hand. */
+export type Timers = Pick<BaseTimers, 'setTimeout' | 'clearTimeout'>;
 
 /**
  * Feeds an Inbox's new pending items to a NotificationPolicy and fires each decision when its window closes.
@@ -147,7 +140,7 @@ export class InboxNotifier implements IDisposable {
   private readonly _onDidDecide = new Emitter<NotificationDecision>();
   readonly onDidDecide: Event<NotificationDecision> = this._onDidDecide.event;
   private readonly _sub: IDisposable;
-  private _timer: unknown;
+  private _timer: TimerHandle | undefined;
   private _timerAt: number | undefined;
 
   constructor(
@@ -196,7 +189,7 @@ export class InboxNotifier implements IDisposable {
 
   private _cancel(): void {
     if (this._timerAt !== undefined) {
-      this._timers.clearTimeout(this._timer);
+      this._timers.clearTimeout(this._timer!);
       this._timerAt = undefined;
       this._timer = undefined;
     }

@@ -1,20 +1,21 @@
 import type { AgentRecord } from '../domain/provenance';
-import { ApiClient } from '../protocol/apiClient';
-import { defaultEnv } from '../protocol/env';
-import { checkServerUrl, redactingLogger } from '../protocol/fountainClient';
+import type { ApiClient } from '../protocol/apiClient';
+import { checkServerUrl } from '../protocol/fountainClient';
 import type { WireAgent } from '../protocol/schema';
 import type { Config } from './config';
 import type { Logger } from './log';
 import type { ApiKeyStore } from './secrets';
 
 /**
- * GET/PATCH of agents on the configured server, with the key from Secret Storage (or FOUNTAIN_API_KEY). Only the
- * server the settings name is ever called: a request whose server is another one gets an error, not a call.
+ * GET/PATCH of agents on the configured server, through the connection's own HTTP client (one per server, with the
+ * key it was started with). Only the server the settings name is ever called: a request whose server is another
+ * one gets an error, not a call.
  */
 export class AgentApi {
   constructor(
     private readonly config: Config,
     private readonly keys: ApiKeyStore,
+    private readonly connection: { readonly server: string | undefined; readonly api: ApiClient | undefined },
     private readonly log: Logger,
   ) {}
 
@@ -45,11 +46,11 @@ export class AgentApi {
     if (!url || this.currentServer() !== server) {
       throw new Error(`not connected to ${server}`);
     }
-    const key = await this.keys.get(url);
-    if (!key) {
-      throw new Error('not signed in');
+    const api = this.connection.server === server ? this.connection.api : undefined;
+    if (!api) {
+      throw new Error((await this.keys.get(url)) ? `not connected to ${server}` : 'not signed in');
     }
-    return new ApiClient({ server, key: key.key, env: defaultEnv(redactingLogger(this.log, key.key)) });
+    return api;
   }
 }
 

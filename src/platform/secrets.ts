@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { normalizeServerUrl } from '../protocol/serverUrl';
+import { Emitter } from '../domain/events';
 
 const KEY_PREFIX = 'fountain.apiKey:';
 
@@ -16,7 +17,7 @@ export type KeySource = 'secretStorage' | 'environment';
  * The key is never written to settings or logs.
  */
 export class ApiKeyStore implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly _onDidChange = new Emitter<void>();
   readonly onDidChange = this._onDidChange.event;
   private readonly _sub: vscode.Disposable;
 

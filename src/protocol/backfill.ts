@@ -2,17 +2,22 @@
  * Startup backfill (fountain-protocol.md §12.2): the stream without a cursor shows nothing historical, so open
  * requests are rebuilt from REST. Detached requests come from `pending_requests` of each idle/running conversation;
  * in-turn requests of running conversations from their `/events` feed. At most `concurrency` (≤ 4) calls in flight.
+ * It reports facts only (`requestOpened`, `conversation`, `backfillComplete` naming what it read completely); the
+ * inbox decides what its absence closes. A history longer than `maxEventPages` is not read completely.
  */
+import { Inbox } from '../domain/inbox';
 import { keyId, type FeedEvent } from '../domain/model';
 import type { ApiClient } from './apiClient';
 import type { Logger } from './env';
-import { RequestTracker } from './mapping';
+import { RequestAssembler } from './requestAssembler';
 import type { WireConversation } from './schema';
 import { errorMessage } from './sseClient';
 
 export interface BackfillOptions {
   readonly api: ApiClient;
-  readonly tracker: RequestTracker;
+  readonly assembler: RequestAssembler;
+  /** Conversations of this server that hold requests still waiting in the inbox (re-read when they leave the list). */
+  readonly openConversations: () => ReadonlySet<string>;
   readonly logger: Logger;
   readonly emit: (e: FeedEvent) => void;
   readonly now: () => number;
@@ -75,11 +80,9 @@ export class Backfiller {
   }
 
   private async run(mode: BackfillMode, signal?: AbortSignal): Promise<void> {
-    const { api, tracker, logger, emit, now } = this.opts;
+    const { api, assembler, logger, emit, now } = this.opts;
     const started = now();
-    const before = new Set(tracker.openRequests().map((r) => keyId(r.key)));
-    // Requests opened while we read (from the live stream) must not be closed by our snapshot.
-    const liveOpened = new Set<string>();
+    const held = this.opts.openConversations();
     const list = await api.listConversations({ status: 'idle,running' }, signal);
     const listed = new Map(list.map((c) => [c.id, c]));
     const candidates: WireConversation[] = [];
@@ -88,19 +91,14 @@ export class Backfiller {
       const changed = this.lastSeen.get(c.id) !== sig;
       this.lastSeen.set(c.id, sig);
       if (mode === 'full' || changed) {
-        for (const e of tracker.applyConversation(c)) {
+        for (const e of assembler.applyConversation(c)) {
           emit(e);
         }
         candidates.push(c);
       }
     }
     // Conversations we hold open requests for that left the idle/running list: read them to learn why.
-    const missing = new Set<string>();
-    for (const r of tracker.openRequests()) {
-      if (before.has(keyId(r.key)) && !listed.has(r.key.conversationId)) {
-        missing.add(r.key.conversationId);
-      }
-    }
+    const missing = [...held].filter((id) => !listed.has(id));
     for (const id of this.lastSeen.keys()) {
       if (!listed.has(id)) {
         this.lastSeen.delete(id);
@@ -108,20 +106,21 @@ export class Backfiller {
     }
 
     const found = new Set<string>();
-    const readInTurn = new Set<string>();
+    const inTurnRead = new Set<string>();
     const complete = new Set<string>();
     const tasks: Array<() => Promise<void>> = [];
     for (const c of candidates) {
       tasks.push(async () => {
         const full = await api.getConversation(c.id, signal);
-        for (const d of tracker.pendingFromConversation(full)) {
+        for (const d of assembler.pendingFromConversation(full)) {
           found.add(keyId(d.key));
-          const evs = tracker.openFromBackfill(d);
-          evs.forEach(emit);
+          assembler.openFromBackfill(d).forEach(emit);
         }
         if (full.status === 'running') {
-          await this.readInTurn(full.id, found, signal);
-          readInTurn.add(full.id);
+          if (!(await this.readInTurn(full.id, found, signal))) {
+            return; // not read completely: nothing of it may be closed by its absence
+          }
+          inTurnRead.add(full.id);
         }
         complete.add(full.id);
       });
@@ -130,7 +129,7 @@ export class Backfiller {
       tasks.push(async () => {
         try {
           const full = await api.getConversation(id, signal);
-          for (const e of tracker.applyConversation(full)) {
+          for (const e of assembler.applyConversation(full)) {
             emit(e);
           }
         } catch (e) {
@@ -155,60 +154,62 @@ export class Backfiller {
     if (failures.length) {
       logger.warn(`Backfill could not read ${failures.length} conversation(s); first error: ${failures[0]}`);
     }
-    for (const r of tracker.openRequests()) {
-      const k = keyId(r.key);
-      if (!before.has(k)) {
-        liveOpened.add(k);
-      }
-    }
-    const openKeys = new Set<string>();
-    for (const r of tracker.openRequests()) {
-      const k = keyId(r.key);
-      const conv = r.key.conversationId;
-      if (!complete.has(conv)) {
-        continue;
-      }
-      // Keep: found now; opened live meanwhile; in-turn ones of conversations whose feed we did not read.
-      if (found.has(k) || liveOpened.has(k) || (!r.detached && !readInTurn.has(conv))) {
-        openKeys.add(k);
-      }
-    }
-    tracker.closeAbsent(complete, openKeys);
     emit({
       type: 'backfillComplete',
-      server: tracker.server,
-      openKeys,
+      server: assembler.server,
+      openKeys: found,
       conversationIds: complete,
+      inTurnRead,
       at: now(),
       startedAt: started,
     });
     logger.info(
-      `Backfill (${mode}) read ${complete.size} conversation(s) in ${now() - started} ms; ${openKeys.size} request(s) open.`,
+      `Backfill (${mode}) read ${complete.size} conversation(s) in ${now() - started} ms; ${found.size} request(s) open.`,
     );
   }
 
-  /** Rebuilds the open in-turn requests of a running conversation from its /events feed. */
-  private async readInTurn(conversationId: string, found: Set<string>, signal?: AbortSignal): Promise<void> {
-    const { api, tracker, logger } = this.opts;
-    const scratch = new RequestTracker(tracker.server, logger, { now: this.opts.now });
+  /**
+   * Rebuilds the open in-turn requests of a running conversation from its /events feed: the rows become facts, and
+   * a scratch inbox (the same lifecycle rules) says which requests are still waiting at the end. Returns false when
+   * the history is longer than the pages read (then its absent requests must not be closed).
+   */
+  private async readInTurn(conversationId: string, found: Set<string>, signal?: AbortSignal): Promise<boolean> {
+    const { api, assembler, logger } = this.opts;
+    const scratch = new RequestAssembler(assembler.server, logger, { now: this.opts.now });
+    const replay = new Inbox({ now: this.opts.now });
     let after: number | string = 0;
+    let completeRead = false;
     const maxPages = this.opts.maxEventPages ?? 50;
-    for (let page = 0; page < maxPages; page++) {
-      const p = await api.getEvents(conversationId, { after, limit: 1000, streams: 'acp,stage', blocks: true }, signal);
-      for (const row of p.rows) {
-        scratch.handleLogRow(row, conversationId);
+    try {
+      for (let page = 0; page < maxPages; page++) {
+        const p = await api.getEvents(
+          conversationId,
+          { after, limit: 1000, streams: 'acp,stage', blocks: true },
+          signal,
+        );
+        for (const row of p.rows) {
+          for (const e of scratch.handleLogRow(row, conversationId).events) {
+            replay.apply(e);
+          }
+        }
+        if (!p.hasMore || p.nextCursor === undefined) {
+          completeRead = true;
+          break;
+        }
+        after = p.nextCursor;
       }
-      if (!p.hasMore || p.nextCursor === undefined) {
-        break;
+      if (!completeRead) {
+        logger.warn(
+          `Stopped reading the history of ${conversationId} after ${maxPages} pages; its requests are not closed by absence.`,
+        );
       }
-      if (page === maxPages - 1) {
-        logger.warn(`Stopped reading the history of ${conversationId} after ${maxPages} pages.`);
+      for (const item of replay.open()) {
+        found.add(item.id);
+        assembler.openFromBackfill(item.request).forEach(this.opts.emit);
       }
-      after = p.nextCursor;
+    } finally {
+      replay.dispose();
     }
-    for (const d of scratch.openRequests(conversationId)) {
-      found.add(keyId(d.key));
-      tracker.openFromBackfill(d).forEach(this.opts.emit);
-    }
+    return completeRead;
   }
 }

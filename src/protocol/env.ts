@@ -3,43 +3,10 @@
  * a logger (the VS Code side passes its LogOutputChannel), a clock with timers, randomness and fetch.
  */
 
-/** Same shape as the logging half of vscode.LogOutputChannel. */
-export interface Logger {
-  trace(message: string, ...args: unknown[]): void;
-  debug(message: string, ...args: unknown[]): void;
-  info(message: string, ...args: unknown[]): void;
-  warn(message: string, ...args: unknown[]): void;
-  error(message: string, ...args: unknown[]): void;
-}
-
-export const nullLogger: Logger = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-};
-
-/** Whatever the timer implementation returns (a Node Timeout, a number in tests). */
-export type TimerHandle = object | number;
-
-/** A clock and one-shot timers. */
-export interface Timers {
-  /** Epoch milliseconds. */
-  now(): number;
-  setTimeout(fn: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
-}
-
-export const realTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, Math.min(Math.max(0, ms), 2 ** 31 - 1));
-    t.unref?.();
-    return t;
-  },
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
+export { nullLogger, type Logger } from '../util/logger';
+export { realTimers, type TimerHandle, type Timers } from '../util/timers';
+import { nullLogger, type Logger } from '../util/logger';
+import { realTimers, type Timers } from '../util/timers';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 

@@ -1,23 +1,17 @@
 /**
- * One Fountain server, composed: the account-wide stream (SseClient), the REST backfill (Backfiller) and the request
- * state (RequestTracker) produce one ordered FeedEvent stream; `answer` posts a choice exactly once.
- * Credentials are handed in; nothing here reads settings or secrets.
+ * The Fountain protocol adapter for one server: the account-wide stream (SseClient), the REST backfill (Backfiller)
+ * and the assembler of sightings (RequestAssembler) produce one ordered stream of facts; `answer` is the plain POST.
+ * It decides no request state and guards no answer: that is the inbox's (src/domain/inbox.ts), wired to this
+ * adapter by src/session/fountainSession.ts. Credentials are handed in; nothing here reads settings or secrets.
  */
 import { createHash } from 'node:crypto';
-import {
-  keyId,
-  type AnswerResult,
-  type ConnectionState,
-  type FeedEvent,
-  type RequestDetails,
-  type RequestKey,
-} from '../domain/model';
+import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
 import { Emitter, type Event } from '../domain/events';
 import { Disposable, toDisposable } from '../util/lifecycle';
 import { ApiClient } from './apiClient';
 import { Backfiller } from './backfill';
 import { defaultEnv, redact, type Logger, type ProtocolEnv, type TimerHandle } from './env';
-import { RequestTracker } from './mapping';
+import { RequestAssembler } from './requestAssembler';
 import { checkServerUrl, isSandboxKey } from './serverUrl';
 import { SseClient, errorMessage, type BackoffOptions, type CursorStore } from './sseClient';
 
@@ -45,12 +39,12 @@ export interface FountainClientOptions {
   readonly conversationsDebounceMs?: number;
   readonly requestTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** Conversations with requests still waiting (the inbox's view); the backfill re-reads those that leave the list. */
+  readonly openConversations?: () => ReadonlySet<string>;
 }
 
 /** The stream query the client holds (§12.1). */
 export const STREAM_PATH = '/api/events/stream?streams=acp,stage&blocks=true';
-
-const FINAL_ANSWERS = new Set<AnswerResult['kind']>(['answered', 'notDelivered', 'resolvedElsewhere']);
 
 export class FountainClient extends Disposable {
   private readonly _onDidReceiveEvent = this._register(new Emitter<FeedEvent>());
@@ -62,7 +56,7 @@ export class FountainClient extends Disposable {
   readonly server: string;
   readonly api: ApiClient | undefined;
   private readonly env: ProtocolEnv;
-  private readonly tracker: RequestTracker | undefined;
+  private readonly assembler: RequestAssembler | undefined;
   private readonly backfiller: Backfiller | undefined;
   private readonly sse: SseClient | undefined;
   private readonly lifetime = new AbortController();
@@ -71,8 +65,6 @@ export class FountainClient extends Disposable {
   private started = false;
   private connectedOnce = false;
   private debounce: TimerHandle | undefined;
-  private readonly inFlight = new Map<string, Promise<AnswerResult>>();
-  private readonly finalAnswers = new Map<string, AnswerResult>();
 
   constructor(private readonly opts: FountainClientOptions) {
     super();
@@ -103,10 +95,11 @@ export class FountainClient extends Disposable {
     }
     const now = () => this.env.timers.now();
     this.api = new ApiClient({ server: this.server, key: opts.key, env: this.env, timeoutMs: opts.requestTimeoutMs });
-    this.tracker = new RequestTracker(this.server, logger, { now });
+    this.assembler = new RequestAssembler(this.server, logger, { now });
     this.backfiller = new Backfiller({
       api: this.api,
-      tracker: this.tracker,
+      assembler: this.assembler,
+      openConversations: opts.openConversations ?? (() => new Set()),
       logger,
       emit: (e) => this.emit(e),
       now,
@@ -122,7 +115,7 @@ export class FountainClient extends Disposable {
         env: this.env,
         ...opts.stream,
         onMessage: (m) => {
-          const r = this.tracker!.handleSse(m);
+          const r = this.assembler!.handleSse(m);
           for (const e of r.events) {
             this.emit(e);
           }
@@ -186,59 +179,20 @@ export class FountainClient extends Disposable {
     await this.backfiller?.request('full', this.lifetime.signal);
   }
 
-  /** What the client knows about an open, answerable request. */
-  getRequest(key: RequestKey): RequestDetails | undefined {
-    return this.tracker?.get(key);
-  }
-
   /**
-   * Sends `optionId` for the request, at most once: a call while one is in flight returns the same promise, and
-   * after a final result (answered / notDelivered / resolvedElsewhere) no POST is made again. Only an option the
-   * agent offered is sent.
+   * POSTs `optionId` for the request, once, and types the response. No guard here: the inbox decided that this
+   * answer may be sent. A request of another server, or a client that was refused, gets a retryable `network`.
    */
   answer(key: RequestKey, optionId: string): Promise<AnswerResult> {
-    const k = keyId(key);
-    const pending = this.inFlight.get(k);
-    if (pending) {
-      return pending;
+    if (!this.api || key.server !== this.server || this.isDisposed) {
+      return Promise.resolve({ kind: 'network', message: `not connected to ${key.server}` });
     }
-    const done = this.finalAnswers.get(k);
-    if (done) {
-      return Promise.resolve(done);
-    }
-    if (!this.api || !this.tracker || key.server !== this.server) {
-      return Promise.resolve({ kind: 'notFound' });
-    }
-    if (this.tracker.isClosed(key)) {
-      return Promise.resolve({ kind: 'resolvedElsewhere' });
-    }
-    const details = this.tracker.get(key);
-    if (!details) {
-      return Promise.resolve({ kind: 'notFound' });
-    }
-    if (!details.options.some((o) => o.optionId === optionId)) {
-      this.env.logger.warn(`Refused to send option ${JSON.stringify(optionId)}: the agent did not offer it.`);
-      return Promise.resolve({
-        kind: 'optionNotOffered',
-        code: 'not_offered',
-        message: 'The agent did not offer this option.',
-      });
-    }
-    const p = this.api
+    return this.api
       .answer(key.conversationId, key.requestId, optionId, {
         afterCursor: this.sse?.cursor,
         signal: this.lifetime.signal,
       })
-      .catch((e: unknown): AnswerResult => ({ kind: 'network', message: errorMessage(e) }))
-      .then((r) => {
-        this.inFlight.delete(k);
-        if (FINAL_ANSWERS.has(r.kind)) {
-          this.finalAnswers.set(k, r);
-        }
-        return r;
-      });
-    this.inFlight.set(k, p);
-    return p;
+      .catch((e: unknown): AnswerResult => ({ kind: 'network', message: errorMessage(e) }));
   }
 
   override dispose(): void {

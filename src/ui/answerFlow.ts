@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
+import { answerThroughInbox, type AnswerSender } from '../domain/answering';
 import { Emitter, type Event } from '../domain/events';
 import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { describeTimeAgo } from '../domain/inertText';
-import type { AnswerResult, RequestKey } from '../domain/model';
+import type { AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
+import { showErrorWithLogs } from '../platform/window';
 import { inertLine } from './display';
 import { Strings } from './strings';
-
-/** Sends one answer to the server that owns the request; never retries a POST on its own. */
-export type AnswerSender = (key: RequestKey, optionId: string) => Promise<AnswerResult>;
 
 /** One answer sent from this extension, and what the server made of it. */
 export interface AnsweredEvent {
@@ -32,7 +31,7 @@ export class AnswerFlow {
 
   constructor(
     private readonly inbox: Inbox,
-    private readonly send: AnswerSender,
+    private readonly sender: AnswerSender,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {}
@@ -44,21 +43,20 @@ export class AnswerFlow {
       void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
       return undefined;
     }
-    const begin = this.inbox.beginAnswer(item.key, optionId);
-    if (!begin.ok) {
-      this.showRefusal(item, begin.refusal);
+    const sender: AnswerSender = {
+      send: (key, id) => {
+        this.log.info(
+          `answering ${key.conversationId}/${key.requestId} with option ${JSON.stringify(id)} (from ${source})`,
+        );
+        return this.sender.send(key, id);
+      },
+    };
+    const attempt = await answerThroughInbox(this.inbox, sender, item.key, optionId);
+    if (attempt.kind === 'refused') {
+      this.showRefusal(item, attempt.refusal);
       return undefined;
     }
-    this.log.info(
-      `answering ${item.key.conversationId}/${item.key.requestId} with option ${JSON.stringify(optionId)} (from ${source})`,
-    );
-    let result: AnswerResult;
-    try {
-      result = await this.send(item.key, optionId);
-    } catch (err) {
-      result = { kind: 'network', message: err instanceof Error ? err.message : String(err) };
-    }
-    this.inbox.completeAnswer(begin.ticket, result);
+    const result = attempt.result;
     this._onDidAnswer.fire({ item, optionId, result });
     this.log.info(`answer to ${item.key.requestId}: ${result.kind}`);
     this.showResult(item, optionId, result);
@@ -110,13 +108,10 @@ export class AnswerFlow {
   private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
     const label = inertLine(item.label);
     const retry = Strings.retry;
-    const showLogs = Strings.showLogs;
     const offerRetry = (message: string) => {
-      void vscode.window.showErrorMessage(message, retry, showLogs).then((pick) => {
+      void showErrorWithLogs(message, retry).then((pick) => {
         if (pick === retry) {
           void this.answer(item.id, optionId, 'toast');
-        } else if (pick === showLogs) {
-          void vscode.commands.executeCommand('fountain.showLogs');
         }
       });
     };

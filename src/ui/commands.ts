@@ -6,7 +6,7 @@ import type { PermissionOption } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
-import { itemIdOf, type RequestDetails } from './details';
+import { itemIdOf, type RequestDetailsView } from './details';
 import { inertLine } from './display';
 import type { PendingTree } from './pendingTree';
 import { CommandStrings } from './strings';
@@ -15,7 +15,7 @@ export interface CommandDeps {
   readonly inbox: Inbox;
   readonly flow: AnswerFlow;
   readonly tree: PendingTree;
-  readonly details: RequestDetails;
+  readonly details: RequestDetailsView;
   readonly connection: ConnectionManager;
   readonly log: Logger;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { formatCountdown } from '../domain/inertText';
 import { Disposable } from '../util/lifecycle';
@@ -15,8 +16,8 @@ export const DIFF_SCHEME = 'fountain-diff';
  * who answered. Agent text is inert: no markdown, no links (the document's language turns editor links off), and
  * control/bidi characters appear as visible escapes. One document per request, reused.
  */
-export class RequestDetails extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
+export class RequestDetailsView extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly _onDidChange = this._register(new Emitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
   private readonly _open = new Map<string, vscode.Uri>();
   private _provenance: ProvenanceText | undefined;

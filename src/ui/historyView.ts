@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../domain/history';
 import type { AnswerResult } from '../domain/model';
 import { recommend, type Recommendation } from '../domain/recommendations';
@@ -6,7 +7,7 @@ import { verdictOf } from '../policy';
 import { Disposable } from '../util/lifecycle';
 import type { AnsweredEvent } from './answerFlow';
 import { inertBlock, inertLabel, inertLine } from './display';
-import type { ProvenanceService } from './provenance';
+import type { ProvenanceService } from './provenanceService';
 import { HistoryStrings, PolicyStrings } from './strings';
 
 /** `fountain.history.*` and `fountain.recommendations.*`, read live. */
@@ -68,7 +69,7 @@ export type HistoryElement =
  * warning), then every recorded answer, newest first. Agent text is rendered inert; tooltips are plain text.
  */
 export class HistoryTree extends Disposable implements vscode.TreeDataProvider<HistoryElement> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<HistoryElement | undefined>());
+  private readonly _onDidChangeTreeData = this._register(new Emitter<HistoryElement | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   readonly view: vscode.TreeView<HistoryElement>;
   private readonly _issued = new WeakSet<object>();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
+import { Emitter, type Event } from '../domain/events';
 import { formatCountdown } from '../domain/inertText';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import { Disposable } from '../util/lifecycle';
@@ -34,7 +35,7 @@ const KIND_ICONS: Record<string, string> = {
  * answer goes through AnswerFlow. Elements it created are tracked so that commands can refuse forged arguments.
  */
 export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TreeElement | undefined>());
+  private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _elements = new Map<string, TreeElement>();
   private readonly _issued = new WeakSet<object>();
@@ -44,6 +45,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
 
   constructor(
     private readonly inbox: Inbox,
+    countdown: Event<void>,
     private readonly now: () => number = Date.now,
   ) {
     super();
@@ -51,13 +53,8 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       vscode.window.createTreeView('fountain.pending', { treeDataProvider: this, showCollapseAll: true }),
     );
     this._register(inbox.onDidChangeItems(() => this.scheduleRefresh()));
-    // Countdowns in descriptions move on even when nothing else changes.
-    const ticker = setInterval(() => {
-      if (this.inbox.openCount > 0) {
-        this._onDidChangeTreeData.fire(undefined);
-      }
-    }, 15_000);
-    this._register({ dispose: () => clearInterval(ticker) });
+    // Countdowns in descriptions move on even when nothing else changes (the inbox clock's beat).
+    this._register(countdown(() => this._onDidChangeTreeData.fire(undefined)));
     this.updateBadge();
   }
 

@@ -9,7 +9,6 @@ import {
   ASK_TIMEOUT_KEY,
   DEFAULT_KEY,
   TOOL_KINDS,
-  VERDICTS,
   isVerdict,
   validatePolicy,
   verdictOf,
@@ -20,47 +19,18 @@ import { Disposable } from '../util/lifecycle';
 import { inertLine } from './display';
 import { recommendationEvidence, recommendationLabel, type HistoryTree } from './historyView';
 import type { PendingTree } from './pendingTree';
-import type { ProvenanceService } from './provenance';
+import {
+  POLICY_SCHEME,
+  vscodePolicyPrompts,
+  type EditView,
+  type KeyAction,
+  type KeyRow,
+  type PolicyPrompts,
+} from './policyPrompts';
+import type { ProvenanceService } from './provenanceService';
 import { HistoryStrings, PolicyStrings } from './strings';
 
-export const POLICY_SCHEME = 'fountain-policy';
-
-/** A change the user picked in the key list. */
-export type KeyAction =
-  { readonly type: 'key'; readonly key: string } | { readonly type: 'timeout' } | { readonly type: 'review' };
-
-/** What the editor shows for one key. */
-export interface KeyRow {
-  readonly key: string;
-  readonly group: 'kind' | 'title' | 'default';
-  /** What the current draft gives the key (explicit or through `default`). */
-  readonly verdict: Verdict;
-  readonly explicit: boolean;
-  /** What the stored policy gave it, when the draft changed it. */
-  readonly before?: Verdict | 'unset';
-}
-
-export interface EditView {
-  readonly agentLabel: string;
-  readonly title: string;
-  readonly rows: readonly KeyRow[];
-  readonly askTimeout: unknown;
-  readonly changes: number;
-}
-
-/** Every user interaction of the edit flow; the real one uses QuickPicks, tests script it. */
-export interface PolicyPrompts {
-  pickAgent(choices: readonly { id: string; name?: string }[]): Promise<string | undefined>;
-  pickKey(view: EditView): Promise<KeyAction | undefined>;
-  pickVerdict(key: string, current: Verdict, explicit: boolean): Promise<Verdict | 'remove' | undefined>;
-  inputTimeout(current: unknown): Promise<string | undefined>;
-  /** The expanded warning before loosening execute/delete; true only on explicit acceptance. */
-  confirmRisk(kind: string): Promise<boolean>;
-  preview(agentLabel: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void>;
-  confirm(agentLabel: string, changes: readonly string[]): Promise<boolean>;
-  showError(message: string): void;
-  showInfo(message: string): void;
-}
+export { POLICY_SCHEME, type EditView, type KeyAction, type KeyRow, type PolicyPrompts } from './policyPrompts';
 
 export type EditResult =
   | { readonly kind: 'patched'; readonly policy: Record<string, unknown> }
@@ -274,142 +244,14 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
     };
   }
 
-  /** The real prompts: QuickPicks, an input box, a diff editor and a modal. */
+  /** The real prompts: QuickPicks, an input box, a diff editor (documents served by this editor) and a modal. */
   vscodePrompts(): PolicyPrompts {
-    return {
-      pickAgent: async (choices) => {
-        type P = vscode.QuickPickItem & { id?: string };
-        const items: P[] = choices.map((c) => ({
-          label: inertLine(c.name ?? c.id),
-          description: c.name ? inertLine(c.id) : undefined,
-          id: c.id,
-        }));
-        items.push({ label: PolicyStrings.enterAgentId, alwaysShow: true });
-        const pick = await vscode.window.showQuickPick(items, {
-          title: PolicyStrings.pickAgentTitle,
-          placeHolder: PolicyStrings.pickAgentPlaceholder,
-          ignoreFocusOut: true,
-        });
-        if (!pick) {
-          return undefined;
-        }
-        if (pick.id) {
-          return pick.id;
-        }
-        const typed = await vscode.window.showInputBox({ prompt: PolicyStrings.agentIdPrompt, ignoreFocusOut: true });
-        return typed?.trim() || undefined;
-      },
-      pickKey: async (view) => {
-        type P = vscode.QuickPickItem & { action?: KeyAction };
-        const items: P[] = [];
-        if (view.changes > 0) {
-          items.push({
-            label: PolicyStrings.review,
-            detail: PolicyStrings.reviewDetail(view.changes),
-            action: { type: 'review' },
-          });
-        }
-        const rowItem = (r: KeyRow): P => ({
-          label: r.group === 'title' ? inertLine(r.key) : r.key,
-          description:
-            r.before !== undefined
-              ? PolicyStrings.changed(r.before, r.explicit ? r.verdict : PolicyStrings.inherited(r.verdict, 'default'))
-              : r.explicit
-                ? PolicyStrings.explicit(r.verdict)
-                : PolicyStrings.inherited(r.verdict, r.group === 'default' ? 'built-in' : 'default'),
-          action: { type: 'key', key: r.key },
-        });
-        items.push({ label: PolicyStrings.kindsSeparator, kind: vscode.QuickPickItemKind.Separator });
-        items.push(...view.rows.filter((r) => r.group !== 'title').map(rowItem));
-        const titles = view.rows.filter((r) => r.group === 'title');
-        if (titles.length) {
-          items.push({ label: PolicyStrings.titlesSeparator, kind: vscode.QuickPickItemKind.Separator });
-          items.push(...titles.map(rowItem));
-        }
-        items.push({ label: PolicyStrings.otherSeparator, kind: vscode.QuickPickItemKind.Separator });
-        items.push({
-          label: PolicyStrings.askTimeout,
-          description:
-            view.askTimeout === undefined
-              ? PolicyStrings.askTimeoutNone
-              : inertLine(JSON.stringify(view.askTimeout) ?? ''),
-          detail: PolicyStrings.askTimeoutDetail,
-          action: { type: 'timeout' },
-        });
-        const pick = await vscode.window.showQuickPick(items, {
-          title: view.title,
-          placeHolder: PolicyStrings.editPlaceholder,
-          ignoreFocusOut: true,
-          matchOnDescription: true,
-        });
-        return pick?.action;
-      },
-      pickVerdict: async (key, current, explicit) => {
-        type P = vscode.QuickPickItem & { value: Verdict | 'remove' };
-        const detail: Record<Verdict, string> = {
-          auto_allow: PolicyStrings.verdictAllow,
-          ask: PolicyStrings.verdictAsk,
-          auto_deny: PolicyStrings.verdictDeny,
-        };
-        const items: P[] = VERDICTS.map((v) => ({
-          label: v,
-          description: v === current ? '$(check)' : undefined,
-          detail: detail[v],
-          value: v,
-        }));
-        if (explicit && key !== DEFAULT_KEY) {
-          items.push({ label: PolicyStrings.remove, detail: PolicyStrings.removeDetail, value: 'remove' });
-        }
-        const pick = await vscode.window.showQuickPick(items, {
-          title: PolicyStrings.verdictTitle(inertLine(key)),
-          ignoreFocusOut: true,
-        });
-        return pick?.value;
-      },
-      inputTimeout: (current) =>
-        Promise.resolve(
-          vscode.window.showInputBox({
-            prompt: PolicyStrings.askTimeoutPrompt,
-            value: typeof current === 'number' || typeof current === 'string' ? String(current) : '',
-            ignoreFocusOut: true,
-          }),
-        ),
-      confirmRisk: async (kind) => {
-        const accept = PolicyStrings.riskAccept;
-        const pick = await vscode.window.showWarningMessage(
-          PolicyStrings.riskTitle(inertLine(kind)),
-          { modal: true, detail: PolicyStrings.riskDetail(kind) },
-          accept,
-        );
-        return pick === accept;
-      },
-      preview: async (agentLabel, before, after) => {
-        const n = ++this.seq;
-        const left = `before-${n}`;
-        const right = `after-${n}`;
-        this.docs.set(left, JSON.stringify(before, null, 2) + '\n');
-        this.docs.set(right, JSON.stringify(after, null, 2) + '\n');
-        const uri = (q: string, name: string) => vscode.Uri.from({ scheme: POLICY_SCHEME, path: `/${name}`, query: q });
-        await vscode.commands.executeCommand(
-          'vscode.diff',
-          uri(left, 'current-policy.json'),
-          uri(right, 'proposed-policy.json'),
-          PolicyStrings.previewTitle(agentLabel),
-          { preview: true, preserveFocus: true },
-        );
-      },
-      confirm: async (agentLabel, changes) => {
-        const apply = PolicyStrings.apply;
-        const pick = await vscode.window.showWarningMessage(
-          PolicyStrings.confirm(agentLabel),
-          { modal: true, detail: PolicyStrings.confirmDetail(changes.join('\n')) },
-          apply,
-        );
-        return pick === apply;
-      },
-      showError: (m) => void vscode.window.showErrorMessage(m),
-      showInfo: (m) => void vscode.window.showInformationMessage(m),
-    };
+    return vscodePolicyPrompts((before, after) => {
+      const n = ++this.seq;
+      this.docs.set(`before-${n}`, JSON.stringify(before, null, 2) + '\n');
+      this.docs.set(`after-${n}`, JSON.stringify(after, null, 2) + '\n');
+      return { left: `before-${n}`, right: `after-${n}` };
+    });
   }
 
   /** Registers the editor's commands. */

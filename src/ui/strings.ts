@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 
 /** Every user-facing string of the code side, localisable (house style §8.17). */
 const AuthStrings = {
-  showLogs: vscode.l10n.t('Show Logs'),
   openSettings: vscode.l10n.t('Open Settings'),
   signIn: vscode.l10n.t('Sign In'),
   signOut: vscode.l10n.t('Sign Out'),

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nullLogger } from '../../src/protocol/env';
 import { FountainClient } from '../../src/protocol/fountainClient';
-import { MemoryCursorStore } from '../../src/protocol/sseClient';
+import { MemoryCursorStore } from '../memoryCursorStore';
 import { startServer, type RunningServer } from '../server';
 import { requestLog } from '../support/serverClient';
 import { waitFor } from '../support/wait';

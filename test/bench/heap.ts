@@ -1,6 +1,6 @@
 /** Child process (node --expose-gc): heap growth of the request tracker holding 10,000 open requests. */
 import { nullLogger } from '../../src/protocol/env';
-import { RequestTracker } from '../../src/protocol/mapping';
+import { RequestAssembler } from '../../src/protocol/requestAssembler';
 import { permissionFrame } from './gen';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -15,7 +15,7 @@ const frame = (i: number) => {
 gc();
 gc();
 const before = process.memoryUsage().heapUsed;
-const tracker = new RequestTracker('https://f.example', nullLogger);
+const tracker = new RequestAssembler('https://f.example', nullLogger);
 let opened = 0;
 for (let i = 1; i <= 10_000; i++) {
   opened += tracker.handleSse(frame(i)).events.length;

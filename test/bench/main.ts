@@ -9,8 +9,8 @@ import { createParser } from 'eventsource-parser';
 import type { FeedEvent } from '../../src/domain/model';
 import { nullLogger } from '../../src/protocol/env';
 import { FountainClient } from '../../src/protocol/fountainClient';
-import { RequestTracker } from '../../src/protocol/mapping';
-import { MemoryCursorStore } from '../../src/protocol/sseClient';
+import { RequestAssembler } from '../../src/protocol/requestAssembler';
+import { MemoryCursorStore } from '../memoryCursorStore';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { generate } from './gen';
 
@@ -41,7 +41,7 @@ function baselineSeconds(): number {
 
 function pipelineSeconds(): number {
   let opened = 0;
-  const tracker = new RequestTracker('https://f.example', nullLogger);
+  const tracker = new RequestAssembler('https://f.example', nullLogger);
   const t0 = performance.now();
   const p = createParser({
     onEvent: (m) => {

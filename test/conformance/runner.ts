@@ -1,13 +1,17 @@
 /**
- * Drives the real FountainClient against a ScriptedServer for one scenario file and checks its `expect`.
+ * Drives the real Fountain session (FountainSession → FountainClient) and a real Inbox against a ScriptedServer for
+ * one scenario file and checks its `expect`. Answers go the product's one way, through the inbox's guard
+ * (answerThroughInbox), so a refused answer is recorded as `{kind: 'refused', refusal}`.
  * Time: the client gets real timers scaled by `client.time_scale` (default 1000: 45 s of client time = 45 ms), so
  * backoff, Retry-After and the watchdog run fast but for real; the server's delays are real milliseconds.
  */
 import { readFileSync } from 'node:fs';
-import type { AnswerResult, ConnectionState, FeedEvent } from '../../src/domain/model';
+import { answerThroughInbox } from '../../src/domain/answering';
+import { Inbox } from '../../src/domain/inbox';
+import type { ConnectionState, FeedEvent } from '../../src/domain/model';
 import type { Logger, Timers } from '../../src/protocol/env';
-import { FountainClient } from '../../src/protocol/fountainClient';
-import { MemoryCursorStore } from '../../src/protocol/sseClient';
+import { FountainSession } from '../../src/session/fountainSession';
+import { MemoryCursorStore } from '../memoryCursorStore';
 import { ScriptedServer, delay, type Exchange, type RecordedRequest } from './scriptedServer';
 
 export interface Scenario {
@@ -84,6 +88,10 @@ interface Expect {
   other_requests?: number;
   /** Exchange indexes whose SSE script the client must have cut off (closed before every write was made). */
   sse_cut_off?: number[];
+  /** How many distinct requests the inbox ever showed. */
+  inbox_added?: number;
+  /** The inbox's state kind per "conversationId/requestId" at the end. */
+  inbox_states?: Record<string, string>;
 }
 
 export interface RunResult {
@@ -163,30 +171,35 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
   };
   const feed: unknown[] = [];
   const states: Array<ConnectionState & { wait_s?: number }> = [];
-  const answers = new Map<string, AnswerResult>();
+  const answers = new Map<string, unknown>();
+  const inbox = new Inbox();
+  const everAdded = new Set<string>();
+  inbox.onDidChangeItems((c) => c.added.forEach((id) => everAdded.add(id)));
   const pendingAnswers: Promise<void>[] = [];
   const failures: string[] = [];
-  let client: FountainClient | undefined;
   const key = s.client?.key ?? 'ftn_live_conformance_key_0123456789';
-  const makeClient = () => {
-    const timers = scaledTimers(scale);
-    const c = new FountainClient({
-      url: url + (s.client?.url_suffix ?? ''),
-      key,
-      cursorStore: store,
-      userId: 'u1',
-      allowInsecureHttp: s.client?.allow_insecure_http,
-      logger,
-      env: { timers, random: () => random },
-      stream: { watchdogMs: s.client?.watchdog_ms ?? 1e12, maxFrameChars: s.client?.max_frame_chars },
-      requestTimeoutMs: 1e7,
-    });
-    c.onDidReceiveEvent((e) => feed.push(normalise(e, c.server)));
-    // A backoff state also records its wait in whole client-seconds, so Retry-After and jitter can be checked.
-    c.onDidChangeState((st) =>
-      states.push(st.kind === 'backoff' ? { ...st, wait_s: Math.round((st.retryAt - timers.now()) / 1000) } : st),
+  const session = new FountainSession({ inbox, cursorStore: store, logger });
+  let timers = scaledTimers(scale);
+  let connected = false;
+  session.onDidReceiveEvent((e) => feed.push(normalise(e, session.server ?? '')));
+  // A backoff state also records its wait in whole client-seconds, so Retry-After and jitter can be checked.
+  session.onDidChangeState((st) => {
+    if (connected) {
+      states.push(st.kind === 'backoff' ? { ...st, wait_s: Math.round((st.retryAt - timers.now()) / 1000) } : st);
+    }
+  });
+  const connect = () => {
+    timers = scaledTimers(scale);
+    connected = true;
+    session.connect(
+      { url: url + (s.client?.url_suffix ?? ''), key, allowInsecureHttp: s.client?.allow_insecure_http },
+      {
+        userId: 'u1',
+        env: { timers, random: () => random },
+        stream: { watchdogMs: s.client?.watchdog_ms ?? 1e12, maxFrameChars: s.client?.max_frame_chars },
+        requestTimeoutMs: 1e7,
+      },
     );
-    return c;
   };
   if (s.client?.cursor !== undefined) {
     // The scope the client derives for userId 'u1'.
@@ -214,8 +227,9 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
     for (const step of s.steps) {
       switch (step.op) {
         case 'start':
-          client ??= makeClient();
-          client.start();
+          if (!session.client) {
+            connect();
+          }
           break;
         case 'wait': {
           const deadline = Date.now() + (step.timeout_ms ?? 5000);
@@ -228,12 +242,10 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
           break;
         }
         case 'answer': {
-          const p = client!
-            .answer(
-              { server: client!.server, conversationId: step.conversation_id, requestId: step.request_id },
-              step.option_id,
-            )
-            .then((r) => void answers.set(step.as, r));
+          const k = { server: session.server!, conversationId: step.conversation_id, requestId: step.request_id };
+          const p = answerThroughInbox(inbox, session, k, step.option_id).then(
+            (a) => void answers.set(step.as, a.kind === 'sent' ? a.result : { kind: 'refused', refusal: a.refusal }),
+          );
           if (step.await === false) {
             pendingAnswers.push(p);
           } else {
@@ -245,21 +257,19 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
           await delay(step.ms);
           break;
         case 'restart':
-          client?.dispose();
-          client = makeClient();
-          client.start();
+          connect();
           break;
         case 'refresh':
-          await client!.refresh();
+          await session.refresh();
           break;
         case 'dispose':
-          client?.dispose();
+          session.disconnect();
           break;
       }
     }
     await Promise.all(pendingAnswers);
   } finally {
-    client?.dispose();
+    session.dispose();
     await server.close();
     await other?.close();
   }
@@ -334,6 +344,17 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
   if ((e.all_consumed ?? true) && server.unconsumed.length) {
     failures.push(`unused exchanges: ${server.unconsumed.join(', ')}`);
   }
+  if (e.inbox_added !== undefined && everAdded.size !== e.inbox_added) {
+    failures.push(`expected the inbox to show ${e.inbox_added} request(s), it showed ${everAdded.size}`);
+  }
+  for (const [id, kind] of Object.entries(e.inbox_states ?? {})) {
+    const [conversationId, requestId] = id.split('/');
+    const got = inbox.all().find((i) => i.key.conversationId === conversationId && i.key.requestId === requestId);
+    if (got?.state.kind !== kind) {
+      failures.push(`inbox item ${id}: expected ${kind}, got ${got?.state.kind ?? 'absent'}`);
+    }
+  }
+  inbox.dispose();
   if (e.max_in_flight !== undefined && server.maxInFlight > e.max_in_flight) {
     failures.push(`max in flight ${server.maxInFlight} > ${e.max_in_flight}`);
   }

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { editScripted } from './editScript';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
 import type { TestServer } from '../support/serverClient';
 
@@ -110,7 +111,7 @@ describe('policy provenance, the agent-policy editor and the approval history', 
       ['opencode', [{ key: 'execute', verdict: 'ask' as const }]],
     ] as const) {
       const before = await agent(agentId);
-      const run = await api.editPolicy({ agentId, steps, confirm: true });
+      const run = await editScripted(api, { agentId, steps, confirm: true });
       assert.equal(run.result.kind, 'refusedLocally', JSON.stringify(run));
       assert.ok(!run.calls.includes('preview') && !run.calls.includes('confirm'), run.calls.join(','));
       const proposed = { ...before.permission_policy };
@@ -134,7 +135,7 @@ describe('policy provenance, the agent-policy editor and the approval history', 
     const before = await agent('qwen');
     assert.equal(before.permission_policy.default, 'ask', 'qwen asks for everything to begin with');
     try {
-      const declined = await api.editPolicy({
+      const declined = await editScripted(api, {
         agentId: 'qwen',
         steps: [{ key: 'execute', verdict: 'auto_allow' }],
         confirm: false,
@@ -143,7 +144,7 @@ describe('policy provenance, the agent-policy editor and the approval history', 
       assert.equal(declined.result.kind, 'cancelled');
       assert.deepEqual(await agent('qwen'), before, 'declining the confirmation sends nothing');
 
-      const run = await api.editPolicy({
+      const run = await editScripted(api, {
         agentId: 'qwen',
         steps: [{ key: 'execute', verdict: 'auto_allow' }],
         confirm: true,

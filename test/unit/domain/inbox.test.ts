@@ -4,7 +4,6 @@ import {
   Inbox,
   labelOf,
   severityOf,
-  staleNotice,
   type AnswerTicket,
   type InboxChange,
 } from '../../../src/domain/inbox';
@@ -450,6 +449,17 @@ describe('Inbox', () => {
       assert.equal(inbox.get(key('unread', 'c2'))!.state.kind, 'open');
     });
 
+    it('closes an absent in-turn item only of a conversation whose in-turn requests were read', () => {
+      const { inbox } = setup();
+      inbox.apply(opened({ key: key('inturn', 'c1') }));
+      inbox.apply(opened({ key: key('detached', 'c1'), detached: true }));
+      inbox.apply(opened({ key: key('inturn2', 'c2') }));
+      inbox.apply({ ...complete([], ['c1', 'c2']), inTurnRead: new Set(['c2']) } as FeedEvent);
+      assert.equal(inbox.get(key('inturn', 'c1'))!.state.kind, 'open', 'its feed was not read');
+      assert.equal(inbox.get(key('detached', 'c1'))!.state.kind, 'noLongerWaiting', 'pending_requests were read');
+      assert.equal(inbox.get(key('inturn2', 'c2'))!.state.kind, 'noLongerWaiting');
+    });
+
     it('leaves an answer in flight alone, and items first seen after the backfill started', () => {
       const { inbox, clock } = setup();
       inbox.apply(opened({ key: key('busy') }));
@@ -631,48 +641,20 @@ describe('Inbox', () => {
   });
 });
 
-describe('staleNotice', () => {
-  it('already answered elsewhere: option name and time ago', () => {
-    const n = staleNotice(
-      {
-        closure: { kind: 'resolvedElsewhere', optionId: 'reject', outcome: 'answered', at: 1000 },
-        optionName: 'Reject',
-      },
-      13_000,
-    );
-    assert.equal(n.kind, 'answeredElsewhere');
-    assert.equal(n.english, 'Already answered elsewhere: Reject 12 s ago');
-    assert.deepEqual(n.ago, { unit: 'seconds', value: 12, english: '12 s ago' });
-  });
-
-  it('falls back to the option id, then the outcome, when the name is unknown', () => {
-    const a = staleNotice({ closure: { kind: 'resolvedElsewhere', optionId: 'x9', at: 0 } }, 120_000);
-    assert.equal(a.english, 'Already answered elsewhere: x9 2 min ago');
-    const b = staleNotice({ closure: { kind: 'resolvedElsewhere', optionId: null, at: 0 } }, 0);
-    assert.equal(b.english, 'Already answered elsewhere: resolved just now');
-  });
-
-  it('no longer waiting: expired / turn ended / conversation ended / gone', () => {
-    const why = (closure: Parameters<typeof staleNotice>[0]['closure']) => {
-      const n = staleNotice({ closure }, 0);
-      return n.kind === 'noLongerWaiting' ? [n.why, n.english] : [n.kind];
-    };
-    assert.deepEqual(why({ kind: 'expired', at: 0, source: 'clock' }), ['expired', 'No longer waiting: expired']);
-    assert.deepEqual(why({ kind: 'turnEnded', at: 0 }), ['turnEnded', 'No longer waiting: turn ended']);
-    assert.deepEqual(why({ kind: 'conversationEnded', at: 0, reason: 'x' }), [
-      'conversationEnded',
-      'No longer waiting: conversation ended',
-    ]);
-    assert.deepEqual(why({ kind: 'noLongerWaiting', at: 0, cause: 'backfill' }), ['gone', 'No longer waiting']);
-  });
-
-  it('works on a real clickCheck result', () => {
+describe('a stale click names what closed the item', () => {
+  it('a clickCheck after a resolution elsewhere carries the closure and the winning option name', () => {
     const clock = new FakeClock();
     const inbox = new Inbox({ now: clock.now });
     inbox.apply(opened());
     inbox.apply(resolved(K1, 'always', clock.t - 30_000));
     const c = inbox.clickCheck(K1, 'allow');
     assert.ok(c.kind === 'stale');
-    assert.equal(staleNotice(c, clock.t).english, 'Already answered elsewhere: Always allow 30 s ago');
+    assert.equal(c.optionName, 'Always allow');
+    assert.deepEqual(c.closure, {
+      kind: 'resolvedElsewhere',
+      optionId: 'always',
+      outcome: 'answered',
+      at: clock.t - 30_000,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkServerUrl, isLoopbackHost, isSandboxKey, normalizeServerUrl } from '../../../src/protocol/serverUrl';
 import { FountainClient, redactingLogger } from '../../../src/protocol/fountainClient';
-import { MemoryCursorStore } from '../../../src/protocol/sseClient';
+import { MemoryCursorStore } from '../../memoryCursorStore';
 import { FakeFetch, memoryLogger } from './fakes';
 
 describe('protocol/serverUrl', () => {

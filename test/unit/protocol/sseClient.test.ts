@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { ConnectionState } from '../../../src/domain/model';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { MemoryCursorStore, SseClient, backoffDelay, parseRetryAfter } from '../../../src/protocol/sseClient';
+import { SseClient, backoffDelay, parseRetryAfter } from '../../../src/protocol/sseClient';
+import { MemoryCursorStore } from '../../memoryCursorStore';
 import { FakeFetch, FakeTimers, memoryLogger, settle } from './fakes';
 
 function setup(fetch: FakeFetch, store = new MemoryCursorStore(), random = () => 0.5) {

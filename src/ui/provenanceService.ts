@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { AgentPolicyCache, provenanceOf, type Provenance } from '../domain/provenance';
 import type { AgentApi } from '../platform/agentApi';
@@ -12,7 +12,7 @@ import { PolicyStrings } from './strings';
  * and the details document. The keys it shows may be agent-chosen titles: always rendered inert.
  */
 export class ProvenanceService extends Disposable {
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<void>());
+  private readonly _onDidChange = this._register(new Emitter<void>());
   /** Something a provenance text depends on changed (an agent policy was read or re-read). */
   readonly onDidChange = this._onDidChange.event;
   readonly cache: AgentPolicyCache;

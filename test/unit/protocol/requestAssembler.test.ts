@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { keyId, type FeedEvent } from '../../../src/domain/model';
-import { RequestTracker, mergeDetails, toOptions } from '../../../src/protocol/mapping';
+import { Inbox } from '../../../src/domain/inbox';
+import type { FeedEvent } from '../../../src/domain/model';
+import { mergeDetails } from '../../../src/domain/requestMerge';
+import { RequestAssembler, type SseMessage } from '../../../src/protocol/requestAssembler';
+import { toOptions } from '../../../src/protocol/wireToDomain';
 import { memoryLogger } from './fakes';
 
 const S = 'https://f.example';
@@ -46,8 +49,20 @@ function stage(
   };
 }
 const types = (evs: FeedEvent[]) => evs.map((e) => e.type);
+const K = (conversationId: string, requestId: string) => ({ server: S, conversationId, requestId });
+/** The assembler's facts applied to a real inbox: the lifecycle rules live there. */
+function pipeline() {
+  const t = new RequestAssembler(S, memoryLogger());
+  const inbox = new Inbox();
+  const feed = (m: SseMessage) => {
+    const evs = t.handleSse(m).events;
+    evs.forEach((e) => inbox.apply(e));
+    return evs;
+  };
+  return { t, inbox, feed };
+}
 
-describe('protocol/mapping', () => {
+describe('protocol/requestAssembler (wire → facts)', () => {
   it('keeps options verbatim and in order, drops entries without an optionId, fills a missing name', () => {
     const log = memoryLogger();
     const raw = [
@@ -65,7 +80,7 @@ describe('protocol/mapping', () => {
   });
 
   it('dedupes by event id and by request key', () => {
-    const t = new RequestTracker(S, memoryLogger());
+    const t = new RequestAssembler(S, memoryLogger());
     const m = output('c1', 'r1');
     assert.deepEqual(types(t.handleSse(m).events), ['requestOpened']);
     assert.equal(t.handleSse(m).duplicate, true);
@@ -79,24 +94,29 @@ describe('protocol/mapping', () => {
     assert.deepEqual(t.handleSse({ ...done, id: String(nextId++) }).events, []);
   });
 
-  it('never resurrects a request resolved out of order', () => {
-    const t = new RequestTracker(S, memoryLogger());
-    t.handleSse(stage('c1', 'request', 'done', { request_id: 'r9', outcome: 'timeout', option_id: null }));
-    assert.deepEqual(t.handleSse(output('c1', 'r9')).events, []);
-    assert.deepEqual(t.handleSse(stage('c1', 'request', 'started', { request_id: 'r9', options: OPTS })).events, []);
-    assert.equal(t.get({ server: S, conversationId: 'c1', requestId: 'r9' }), undefined);
+  it('a request resolved out of order never shows in the inbox fed by the assembler', () => {
+    const { inbox, feed } = pipeline();
+    assert.deepEqual(
+      types(feed(stage('c1', 'request', 'done', { request_id: 'r9', outcome: 'timeout', option_id: null }))),
+      ['requestResolved'],
+    );
+    assert.deepEqual(types(feed(output('c1', 'r9'))), ['requestOpened'], 'the sighting is reported as a fact');
+    feed(stage('c1', 'request', 'started', { request_id: 'r9', options: OPTS }));
+    assert.equal(inbox.get(K('c1', 'r9')), undefined, 'the inbox never resurrects it');
+    assert.equal(inbox.all().length, 0);
   });
 
   it('the same request id in two conversations are two requests', () => {
-    const t = new RequestTracker(S, memoryLogger());
-    assert.equal(t.handleSse(output('c1', '0.aa')).events.length, 1);
-    assert.equal(t.handleSse(output('c2', '0.aa')).events.length, 1);
-    t.handleSse(stage('c1', 'request', 'done', { request_id: '0.aa', outcome: 'answered' }));
-    assert.ok(t.get({ server: S, conversationId: 'c2', requestId: '0.aa' }));
+    const { inbox, feed } = pipeline();
+    assert.equal(feed(output('c1', '0.aa')).length, 1);
+    assert.equal(feed(output('c2', '0.aa')).length, 1);
+    feed(stage('c1', 'request', 'done', { request_id: '0.aa', outcome: 'answered' }));
+    assert.equal(inbox.get(K('c1', '0.aa'))!.state.kind, 'resolvedElsewhere');
+    assert.equal(inbox.get(K('c2', '0.aa'))!.state.kind, 'open');
   });
 
   it('holds a request seen without options until a sighting brings them', () => {
-    const t = new RequestTracker(S, memoryLogger());
+    const t = new RequestAssembler(S, memoryLogger());
     assert.deepEqual(t.handleSse(stage('c1', 'request', 'started', { request_id: 'r2', timeout_ms: 1000 })).events, []);
     const evs = t.handleSse(output('c1', 'r2')).events;
     assert.equal(evs.length, 1);
@@ -107,9 +127,9 @@ describe('protocol/mapping', () => {
   });
 
   it('turn/done waiting keeps the waiting request (detached, new deadline); other terminal turns close in-turn ones', () => {
-    const t = new RequestTracker(S, memoryLogger());
-    t.handleSse(output('c1', 'w1'));
-    const evs = t.handleSse(
+    const { inbox, feed } = pipeline();
+    feed(output('c1', 'w1'));
+    const evs = feed(
       stage('c1', 'turn', 'done', {
         turn_id: 't1',
         stop_reason: 'waiting',
@@ -117,50 +137,38 @@ describe('protocol/mapping', () => {
         waiting_request_id: 'w1',
         waiting_deadline: '2026-01-03T00:00:00Z',
       }),
-    ).events;
+    );
     assert.deepEqual(types(evs), ['turnEndedWaiting']);
-    const d = t.get({ server: S, conversationId: 'c1', requestId: 'w1' })!;
+    const d = inbox.get(K('c1', 'w1'))!;
     assert.equal(d.detached, true);
     assert.equal(d.deadline, Date.parse('2026-01-03T00:00:00Z'));
-    t.handleSse(output('c1', 'i1'));
-    assert.deepEqual(
-      types(t.handleSse(stage('c1', 'turn', 'failed', { turn_id: 't1', stop_reason: 'refusal' })).events),
-      ['turnEnded'],
-    );
-    assert.equal(t.get({ server: S, conversationId: 'c1', requestId: 'i1' }), undefined, 'in-turn request closed');
-    assert.ok(t.get({ server: S, conversationId: 'c1', requestId: 'w1' }), 'detached request survives');
+    feed(output('c1', 'i1'));
+    assert.deepEqual(types(feed(stage('c1', 'turn', 'failed', { turn_id: 't1', stop_reason: 'refusal' }))), [
+      'turnEnded',
+    ]);
+    assert.equal(inbox.get(K('c1', 'i1'))!.state.kind, 'turnEnded', 'in-turn request closed');
+    assert.equal(inbox.get(K('c1', 'w1'))!.state.kind, 'open', 'detached request survives');
   });
 
   it('a server stage event without id asks for a reconnect; conversations events ask for a re-list', () => {
-    const t = new RequestTracker(S, memoryLogger());
+    const t = new RequestAssembler(S, memoryLogger());
     assert.equal(t.handleSse(stage('c1', 'server', 'failed', { reason: 'x' }, undefined)).reconnect, true);
     assert.equal(t.handleSse({ event: 'conversations', data: '{"reason":"changed"}' }).conversationsChanged, true);
   });
 
-  it('terminal conversation status ends its requests once', () => {
-    const t = new RequestTracker(S, memoryLogger());
-    t.handleSse(output('c1', 'r1'));
+  it('terminal conversation status is reported ended once, and the inbox ends its requests', () => {
+    const { t, inbox, feed } = pipeline();
+    feed(output('c1', 'r1'));
     const first = t.applyConversation({ id: 'c1', status: 'failed' });
     assert.deepEqual(types(first), ['conversation', 'conversationEnded']);
+    first.forEach((e) => inbox.apply(e));
     assert.deepEqual(types(t.applyConversation({ id: 'c1', status: 'failed' })), ['conversation']);
-    assert.equal(t.openCount, 0);
-  });
-
-  it('closeAbsent closes only requests of fully read conversations that were not found', () => {
-    const t = new RequestTracker(S, memoryLogger());
-    t.handleSse(output('c1', 'a'));
-    t.handleSse(output('c1', 'b'));
-    t.handleSse(output('c2', 'c'));
-    const keep = keyId({ server: S, conversationId: 'c1', requestId: 'a' });
-    t.closeAbsent(new Set(['c1']), new Set([keep]));
-    assert.deepEqual(
-      t.openRequests().map((r) => r.key.requestId),
-      ['a', 'c'],
-    );
+    assert.equal(inbox.get(K('c1', 'r1'))!.state.kind, 'conversationEnded');
+    assert.equal(inbox.openCount, 0);
   });
 
   it('reads diffs, text, locations (incl. fountain.sandboxLocations) and _meta.fountain.timeout from the raw line', () => {
-    const t = new RequestTracker(S, memoryLogger());
+    const t = new RequestAssembler(S, memoryLogger());
     const line = JSON.stringify({
       jsonrpc: '2.0',
       id: '4.0011223344556677',

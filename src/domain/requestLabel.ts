@@ -1,0 +1,42 @@
+/**
+ * How a request reads at a glance: its one-line tool label and its severity. Agent text: render through inertText.
+ */
+import type { RequestDetails } from './model';
+
+export type Severity = 'high' | 'low';
+
+const LOW_KINDS = new Set(['read', 'search', 'think', 'other']);
+
+/** execute, delete, fetch, edit, move, switch_mode are high; read, search, think, other low; unknown or missing high. */
+export function severityOf(kind: string | undefined): Severity {
+  if (kind !== undefined && LOW_KINDS.has(kind)) {
+    return 'low';
+  }
+  return 'high';
+}
+
+/** Quotes one argv element for display the way a POSIX shell would read it back. */
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The tool label: title, else `rawInput.command` (a string, or an argv array shown shell-quoted), else the summary,
+ * else the kind, else the name, else "tool". Untrusted: render through inertText.
+ */
+export function labelOf(r: RequestDetails): string {
+  if (r.title) {
+    return r.title;
+  }
+  const raw = r.rawInput;
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const command = (raw as Record<string, unknown>).command;
+    if (typeof command === 'string' && command) {
+      return command;
+    }
+    if (Array.isArray(command) && command.length && command.every((a) => typeof a === 'string')) {
+      return command.map(shellQuote).join(' ');
+    }
+  }
+  return r.summary || r.kind || r.name || 'tool';
+}
