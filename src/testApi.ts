@@ -3,6 +3,8 @@ import type { HistoryEntry } from './domain/history';
 import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
+import { LocalAgents } from './localui/feature';
+import { loadLocalBundle, localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -38,6 +40,28 @@ export interface TestApi {
   readonly storedCursors: () => Record<string, unknown>;
   /** The Pending Approvals view's description (the connection problem, if any). */
   readonly viewDescription: () => string | undefined;
+  readonly local: LocalTestApi;
+}
+
+export interface LocalTestApi {
+  /** The local sessions as the tree will list them. */
+  readonly sessions: () => { id: string; agentName: string; folder: string; status: string; pid?: number }[];
+  /** The statuses a session went through since it was listed (starting is before the listing). */
+  readonly statusLog: (id: string) => string[];
+  readonly transcript: (id: string) => string;
+  /** Where the next agents get their variables from (PATH to find them, the fake model's URL); undefined resets. */
+  readonly useSourceEnv: (env: Record<string, string> | undefined) => void;
+  /** Whether dist/local.js was loaded (it must not be at activation). */
+  readonly bundleLoaded: () => boolean;
+  /**
+   * Start Local Agent as in an untrusted workspace: a second feature instance whose trust check says no, with a
+   * counting loader. Returns what start returned, the refusal messages, how often src/local was loaded and how
+   * many sessions it holds.
+   */
+  readonly startUntrusted: (args: {
+    agent: string;
+    folder: string;
+  }) => Promise<{ result: string | undefined; refusals: string[]; loads: number; sessions: number }>;
 }
 
 interface TestApiDeps {
@@ -50,12 +74,14 @@ interface TestApiDeps {
   readonly details: RequestDetails;
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
+  readonly local: LocalAgents;
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
 export function createTestApi(d: TestApiDeps): TestApi {
-  const { context, config, keys, connection, inbox, tree, details, flow, policy } = d;
+  const { context, config, keys, connection, inbox, tree, details, flow, policy, local } = d;
   return {
+    local: localTestApi(local),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -103,6 +129,55 @@ export function createTestApi(d: TestApiDeps): TestApi {
           .filter((k) => k.startsWith('fountain.cursor:'))
           .map((k) => [k, context.globalState.get(k)]),
       ),
+  };
+}
+
+function localTestApi(local: LocalAgents): LocalTestApi {
+  const statuses = new Map<string, string[]>();
+  local.manager.onDidChangeSessions(() => {
+    for (const s of local.manager.sessions) {
+      const seen = statuses.get(s.id) ?? [];
+      if (seen[seen.length - 1] !== s.status) {
+        seen.push(s.status);
+      }
+      statuses.set(s.id, seen);
+    }
+  });
+  return {
+    sessions: () =>
+      local.manager.sessions.map((s) => ({
+        id: s.id,
+        agentName: s.agentName,
+        folder: s.folder.name,
+        status: s.status,
+        ...(s.pid !== undefined ? { pid: s.pid } : {}),
+      })),
+    statusLog: (id) => [...(statuses.get(id) ?? [])],
+    transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
+    useSourceEnv: (env) => local.manager.useSourceEnv(env),
+    bundleLoaded: localBundleLoaded,
+    startUntrusted: async (args) => {
+      let loads = 0;
+      const log = vscode.window.createOutputChannel('Fountain Approvals (untrusted test)', { log: true });
+      const untrusted = new LocalAgents({
+        log,
+        ask: () => undefined,
+        isTrusted: () => false,
+        load: () => {
+          loads++;
+          return loadLocalBundle();
+        },
+      });
+      const refusals: string[] = [];
+      untrusted.commands.onDidRefuse((m) => refusals.push(m));
+      try {
+        const result = await untrusted.commands.start(args);
+        return { result, refusals, loads, sessions: untrusted.manager.sessions.length };
+      } finally {
+        untrusted.dispose();
+        log.dispose();
+      }
+    },
   };
 }
 
