@@ -3,8 +3,8 @@ import type { HistoryEntry } from './domain/history';
 import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
-import { LocalAgents } from './localui/feature';
-import { loadLocalBundle, localBundleLoaded } from './localui/loader';
+import type { LocalAgents } from './localui/feature';
+import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -54,9 +54,9 @@ export interface LocalTestApi {
   /** Whether dist/local.js was loaded (it must not be at activation). */
   readonly bundleLoaded: () => boolean;
   /**
-   * Start Local Agent as in an untrusted workspace: a second feature instance whose trust check says no, with a
-   * counting loader. Returns what start returned, the refusal messages, how often src/local was loaded and how
-   * many sessions it holds.
+   * Runs the Start Local Agent command while the manager's trust check says untrusted (this harness runs with
+   * workspace trust disabled). Returns what the command returned, the refusal messages, how often src/local was
+   * asked for (every spawn goes through it) and how many sessions were added.
    */
   readonly startUntrusted: (args: {
     agent: string;
@@ -157,25 +157,18 @@ function localTestApi(local: LocalAgents): LocalTestApi {
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
     bundleLoaded: localBundleLoaded,
     startUntrusted: async (args) => {
-      let loads = 0;
-      const log = vscode.window.createOutputChannel('Fountain Approvals (untrusted test)', { log: true });
-      const untrusted = new LocalAgents({
-        log,
-        ask: () => undefined,
-        isTrusted: () => false,
-        load: () => {
-          loads++;
-          return loadLocalBundle();
-        },
-      });
+      const { manager, commands } = local;
+      const loads = manager.loadCount;
+      const sessions = manager.sessions.length;
       const refusals: string[] = [];
-      untrusted.commands.onDidRefuse((m) => refusals.push(m));
+      const sub = commands.onDidRefuse((m) => refusals.push(m));
+      manager.useTrust(false);
       try {
-        const result = await untrusted.commands.start(args);
-        return { result, refusals, loads, sessions: untrusted.manager.sessions.length };
+        const result = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', args);
+        return { result, refusals, loads: manager.loadCount - loads, sessions: manager.sessions.length - sessions };
       } finally {
-        untrusted.dispose();
-        log.dispose();
+        manager.useTrust(undefined);
+        sub.dispose();
       }
     },
   };

@@ -126,15 +126,29 @@ export class LocalSessionManager extends Disposable {
     return this.list.find((s) => s.id === id);
   }
 
+  private trustOverride: boolean | undefined;
+  private loads = 0;
+
   get isTrusted(): boolean {
-    return this.deps.isTrusted();
+    return this.trustOverride ?? this.deps.isTrusted();
   }
 
-  /** src/local; only after the trust check (loading it is what costs). */
+  /** Tests: answers the trust check instead of the workspace (this harness cannot run an untrusted workspace). */
+  useTrust(trusted: boolean | undefined): void {
+    this.trustOverride = trusted;
+  }
+
+  /** How often src/local was asked for past the trust check (every start goes through {@link module}). */
+  get loadCount(): number {
+    return this.loads;
+  }
+
+  /** src/local; only after the trust check (loading it is what costs, and nothing spawns without it). */
   module(): LocalModule {
-    if (!this.deps.isTrusted()) {
+    if (!this.isTrusted) {
       throw new UntrustedWorkspaceError();
     }
+    this.loads++;
     return this.deps.load();
   }
 
@@ -186,7 +200,7 @@ export class LocalSessionManager extends Disposable {
 
   /** A fresh agent process and ACP session with the same spec and folder; the row stays. */
   async restart(managed: ManagedSession): Promise<void> {
-    if (!this.deps.isTrusted()) {
+    if (!this.isTrusted) {
       throw new UntrustedWorkspaceError();
     }
     managed.replace(await managed.session.restart());

@@ -1,33 +1,39 @@
 /**
  * Show Transcript: a read-only plain-text document per session (own scheme, the fountain-request language, so
  * editor links are off and invisible characters are highlighted). The text is Transcript.render(), which already
- * shows agent text inert. Open documents follow the session live, at most once per {@link DEBOUNCE_MS}.
+ * shows agent text inert. Open documents follow the session live, at most once per {@link DEBOUNCE_MS}; a
+ * restarted row's document follows the new session, and a stopped session's document keeps its last text.
  */
 import * as vscode from 'vscode';
+import type { LocalAgentSession } from '../local';
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalSessionManager, ManagedSession } from './manager';
 
 export const TRANSCRIPT_SCHEME = 'fountain-transcript';
 const DEBOUNCE_MS = 200;
 
+interface Watch {
+  readonly managed: ManagedSession;
+  readonly session: LocalAgentSession;
+  readonly sub: IDisposable;
+  timer?: NodeJS.Timeout;
+}
+
 export class TranscriptDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
-  private readonly watched = new Map<string, { uri: vscode.Uri; sub: IDisposable; timer?: NodeJS.Timeout }>();
-  // The last text of a session that left the manager's list (a stopped session's transcript stays readable).
+  // Every listed session is watched (a change event for a document that is not open costs nothing: the editor
+  // ignores it, and rendering happens only when the editor asks). Not tied to document close events: changing a
+  // document's language closes and reopens it.
+  private readonly watched = new Map<string, Watch>();
+  // The last text of each session that was shown and has left the list.
   private readonly last = new Map<string, string>();
+  private readonly shown = new Set<string>();
 
   constructor(private readonly manager: LocalSessionManager) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, this));
-    this._register(manager.onDidChangeSessions(() => this.rebind()));
-    this._register(
-      vscode.workspace.onDidCloseTextDocument((doc) => {
-        if (doc.uri.scheme === TRANSCRIPT_SCHEME) {
-          this.unwatch(doc.uri.query);
-        }
-      }),
-    );
+    this._register(manager.onDidChangeSessions(() => this.sync()));
   }
 
   uriFor(s: ManagedSession): vscode.Uri {
@@ -42,47 +48,63 @@ export class TranscriptDocuments extends Disposable implements vscode.TextDocume
   }
 
   async show(s: ManagedSession): Promise<vscode.TextEditor> {
-    const uri = this.uriFor(s);
-    this.watch(s, uri);
-    const doc = await vscode.workspace.openTextDocument(uri);
+    this.shown.add(s.id);
+    this.sync();
+    const doc = await vscode.workspace.openTextDocument(this.uriFor(s));
     if (doc.languageId !== 'fountain-request') {
       await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
     }
     return vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
   }
 
-  private watch(s: ManagedSession, uri: vscode.Uri): void {
-    this.unwatch(s.id);
-    const entry: { uri: vscode.Uri; sub: IDisposable; timer?: NodeJS.Timeout } = {
-      uri,
-      sub: s.session.onDidChangeTranscript(() => {
-        entry.timer ??= setTimeout(() => {
-          entry.timer = undefined;
-          this.last.set(s.id, s.session.transcript.render());
-          this._onDidChange.fire(uri);
+  /** Follows the manager's list: new and restarted sessions are watched, gone ones keep their last text. */
+  private sync(): void {
+    const live = new Set<string>();
+    for (const m of this.manager.sessions) {
+      live.add(m.id);
+      const w = this.watched.get(m.id);
+      if (w?.session !== m.session) {
+        this.unwatch(m.id);
+        this.watch(m);
+      }
+      this.fire(m);
+    }
+    for (const [id, w] of [...this.watched]) {
+      if (!live.has(id)) {
+        if (this.shown.has(id)) {
+          this.last.set(id, w.session.transcript.render());
+        }
+        this.unwatch(id);
+        this.fire(w.managed);
+      }
+    }
+  }
+
+  private watch(m: ManagedSession): void {
+    const w: Watch = {
+      managed: m,
+      session: m.session,
+      sub: m.session.onDidChangeTranscript(() => {
+        w.timer ??= setTimeout(() => {
+          w.timer = undefined;
+          this.fire(m);
         }, DEBOUNCE_MS);
       }),
     };
-    this.watched.set(s.id, entry);
+    this.watched.set(m.id, w);
   }
 
-  /** After a restart the row has a new session: follow it. A session that left the list keeps its last text. */
-  private rebind(): void {
-    for (const [id, entry] of [...this.watched]) {
-      const s = this.manager.get(id);
-      if (s) {
-        this.last.set(id, s.session.transcript.render());
-        this.watch(s, entry.uri);
-      }
-      this._onDidChange.fire(entry.uri);
+  private fire(m: ManagedSession): void {
+    if (this.shown.has(m.id)) {
+      this._onDidChange.fire(this.uriFor(m));
     }
   }
 
   private unwatch(id: string): void {
-    const entry = this.watched.get(id);
-    if (entry) {
-      clearTimeout(entry.timer);
-      entry.sub.dispose();
+    const w = this.watched.get(id);
+    if (w) {
+      clearTimeout(w.timer);
+      w.sub.dispose();
       this.watched.delete(id);
     }
   }

@@ -1,0 +1,177 @@
+// Local ACP agents in the real extension host: the published claude-agent-acp (installed by
+// test/harness/setup-acp-agents.sh) started from its preset by the Start Local Agent command, found on PATH, on the
+// scripted loopback model (test/server/agents/real/fakeModel), started here in the extension host's own process.
+// Workspace trust is disabled in this harness (code-server runs with --disable-workspace-trust), so the untrusted
+// case runs the real Start command with the manager's trust check answering "untrusted" (the guard is the same code).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { startFakeModel, type FakeModel } from '../server/agents/real/fakeModel';
+import { getApi, waitFor } from './support';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
+const CLAUDE = path.join(BIN, 'claude-agent-acp');
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('local agents in the extension host', function () {
+  this.timeout(120_000);
+  const folder = vscode.workspace.workspaceFolders![0];
+  let root: string;
+  let model: FakeModel | undefined;
+  const pids: number[] = [];
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-local-'));
+    model = await startFakeModel();
+  });
+  after(async () => {
+    const api = await getApi();
+    api.local.useSourceEnv(undefined);
+    await Promise.all(api.local.sessions().map((s) => vscode.commands.executeCommand('fountain.local.stop', s.id)));
+    for (const pid of pids) {
+      if (groupAlive(pid)) {
+        process.kill(-pid, 'SIGKILL');
+      }
+    }
+    await model?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('activation did not load the local agents bundle (dist/local.js)', async () => {
+    const api = await getApi();
+    assert.equal(api.local.bundleLoaded(), false);
+    assert.deepEqual(api.local.sessions(), []);
+  });
+
+  it('in an untrusted workspace Start Local Agent refuses with the message and loads and spawns nothing', async () => {
+    const api = await getApi();
+    const r = await api.local.startUntrusted({ agent: 'preset:claude', folder: folder.uri.fsPath });
+    assert.equal(r.result, undefined);
+    assert.equal(r.refusals.length, 1);
+    assert.match(r.refusals[0], /not started in an untrusted workspace/);
+    assert.equal(r.loads, 0, 'src/local was loaded');
+    assert.equal(r.sessions, 0);
+    assert.equal(api.local.bundleLoaded(), false);
+  });
+
+  it('the claude preset starts in the folder, takes a prompt, shows it in the transcript, and Stop ends its group', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      console.warn('[local] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
+      this.skip();
+    }
+    const api = await getApi();
+    const home = path.join(root, 'home');
+    const claudeDir = path.join(home, '.claude');
+    fs.mkdirSync(claudeDir, { recursive: true });
+    fs.mkdirSync(path.join(root, 'tmp'));
+    // No traffic beyond the loopback model: Claude Code reads these from its settings' env.
+    const quiet = {
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_BUG_COMMAND: '1',
+    };
+    fs.writeFileSync(
+      path.join(claudeDir, 'settings.json'),
+      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
+    );
+    api.local.useSourceEnv({
+      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      HOME: home,
+      TMPDIR: path.join(root, 'tmp'),
+      LANG: 'C.UTF-8',
+      ANTHROPIC_BASE_URL: model!.baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+      CLAUDE_CONFIG_DIR: claudeDir,
+    });
+
+    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+      agent: 'preset:claude',
+      folder: folder.uri.fsPath,
+    });
+    assert.ok(id, 'Start Local Agent returned no session');
+    assert.equal(api.local.bundleLoaded(), true);
+    const listed = api.local.sessions().find((s) => s.id === id);
+    assert.ok(listed?.pid, 'the session is listed with its process group');
+    pids.push(listed.pid);
+    assert.equal(listed.agentName, 'Claude Code (claude-agent-acp)');
+    assert.equal(listed.folder, folder.name);
+    assert.equal(listed.status, 'idle');
+
+    await vscode.commands.executeCommand('fountain.local.showTranscript', id);
+    const file = `local-int-${randomUUID().slice(0, 8)}.txt`;
+    const prompt = `Please create file ${file} containing from the editor.`;
+    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, prompt);
+
+    // The agent asks for the command: nobody answers here (asks reach the inbox later), so it waits.
+    await waitFor(
+      'the session waiting on its permission request',
+      () => api.local.sessions()[0]?.status === 'waiting',
+      60_000,
+    );
+    assert.deepEqual(api.local.statusLog(id), ['idle', 'running', 'waiting']);
+    assert.ok(
+      model!.requests.some((r) => r.kind === 'main' && r.toolCall?.name === 'Bash'),
+      `the prompt reached the model through the agent: ${JSON.stringify(model!.requests)}`,
+    );
+    const doc = await waitFor(
+      'the transcript document showing the prompt and the tool call',
+      () =>
+        vscode.workspace.textDocuments.find(
+          (d) => d.uri.scheme === 'fountain-transcript' && d.getText().includes(file) && d.getText().includes('[tool'),
+        ),
+      30_000,
+    );
+    assert.equal(doc.languageId, 'fountain-request', 'plain text with editor links off');
+    assert.match(doc.getText(), /^> You\n {4}Please create file/m);
+
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+    assert.deepEqual(api.local.sessions(), [], 'the stopped session left the list');
+    assert.equal(groupAlive(listed.pid), false, 'a process of the agent group is still alive');
+    assert.equal(fs.existsSync(path.join(folder.uri.fsPath, file)), false, 'nothing was allowed, nothing ran');
+    // The transcript keeps its last text after the session is gone.
+    assert.match(doc.getText(), /Please create file/);
+  });
+
+  it('an agent killed from outside is marked exited and Restart Agent starts a fresh process in its row', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const api = await getApi();
+    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+      agent: 'preset:claude',
+      folder: folder.uri.fsPath,
+    });
+    assert.ok(id);
+    const first = api.local.sessions().find((s) => s.id === id)!;
+    pids.push(first.pid!);
+    process.kill(-first.pid!, 'SIGKILL');
+    await waitFor(
+      'the session marked exited',
+      () => api.local.sessions().find((s) => s.id === id)?.status === 'exited',
+      30_000,
+    );
+
+    await vscode.commands.executeCommand('fountain.local.restart', id);
+    const second = api.local.sessions().find((s) => s.id === id);
+    assert.equal(second?.status, 'idle');
+    assert.ok(second.pid && second.pid !== first.pid, 'a new agent process');
+    pids.push(second.pid);
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+    assert.equal(groupAlive(second.pid), false);
+    assert.equal(groupAlive(first.pid!), false);
+  });
+});
