@@ -146,6 +146,55 @@ describe('local agents in the extension host', function () {
     assert.match(doc.getText(), /Please create file/);
   });
 
+  it('an agent from the fountain.localAgents user setting starts with its own policy: execute auto_deny sends the reject, nothing asked', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const api = await getApi();
+    const config = vscode.workspace.getConfiguration('fountain');
+    const name = 'Claude, no commands';
+    await config.update(
+      'localAgents',
+      [
+        {
+          name,
+          command: 'claude-agent-acp',
+          runtime: 'claude',
+          env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
+          policy: { execute: 'auto_deny', default: 'ask' },
+        },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+        agent: `config:${name}`,
+        folder: folder.uri.fsPath,
+      });
+      assert.ok(id, 'the configured agent did not start');
+      const s = api.local.sessions().find((x) => x.id === id)!;
+      assert.equal(s.agentName, name);
+      pids.push(s.pid!);
+      const file = `local-deny-${randomUUID().slice(0, 8)}.txt`;
+      await vscode.commands.executeCommand(
+        'fountain.local.sendPrompt',
+        id,
+        `Please create file ${file} containing no.`,
+      );
+      await waitFor(
+        'the policy decision in the transcript',
+        () => /permission for .*: auto_deny \(policy\), sent reject/.test(api.local.transcript(id)),
+        60_000,
+      );
+      assert.ok(!api.local.statusLog(id).includes('waiting'), 'auto_deny asked the user');
+      assert.equal(fs.existsSync(path.join(folder.uri.fsPath, file)), false);
+      await vscode.commands.executeCommand('fountain.local.stop', id);
+      assert.equal(groupAlive(s.pid!), false);
+    } finally {
+      await config.update('localAgents', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('an agent killed from outside is marked exited and Restart Agent starts a fresh process in its row', async function () {
     if (!fs.existsSync(CLAUDE)) {
       this.skip();
