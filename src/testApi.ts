@@ -3,6 +3,7 @@ import type { HistoryEntry } from './domain/history';
 import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
+import { agentChoices } from './localui/agentPicker';
 import type { LocalAgents } from './localui/feature';
 import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
@@ -51,6 +52,8 @@ export interface LocalTestApi {
   readonly transcript: (id: string) => string;
   /** Where the next agents get their variables from (PATH to find them, the fake model's URL); undefined resets. */
   readonly useSourceEnv: (env: Record<string, string> | undefined) => void;
+  /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
+  readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
   /** Whether dist/local.js was loaded (it must not be at activation). */
   readonly bundleLoaded: () => boolean;
   /**
@@ -156,6 +159,12 @@ function localTestApi(local: LocalAgents): LocalTestApi {
     transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
     bundleLoaded: localBundleLoaded,
+    choices: async () =>
+      (await agentChoices(local.manager, () => undefined)).map((c) => ({
+        id: c.id,
+        name: c.spec.name,
+        ...(c.missing ? { missing: c.missing } : {}),
+      })),
     startUntrusted: async (args) => {
       const { manager, commands } = local;
       const loads = manager.loadCount;

@@ -35,6 +35,32 @@ describe('local agents in the extension host', function () {
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-local-'));
     model = await startFakeModel();
+    const api = await getApi();
+    const home = path.join(root, 'home');
+    const claudeDir = path.join(home, '.claude');
+    fs.mkdirSync(claudeDir, { recursive: true });
+    fs.mkdirSync(path.join(root, 'tmp'));
+    // No traffic beyond the loopback model: Claude Code reads these from its settings' env.
+    const quiet = {
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_BUG_COMMAND: '1',
+    };
+    fs.writeFileSync(
+      path.join(claudeDir, 'settings.json'),
+      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
+    );
+    api.local.useSourceEnv({
+      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      HOME: home,
+      TMPDIR: path.join(root, 'tmp'),
+      LANG: 'C.UTF-8',
+      ANTHROPIC_BASE_URL: model.baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+      CLAUDE_CONFIG_DIR: claudeDir,
+    });
   });
   after(async () => {
     const api = await getApi();
@@ -72,32 +98,6 @@ describe('local agents in the extension host', function () {
       this.skip();
     }
     const api = await getApi();
-    const home = path.join(root, 'home');
-    const claudeDir = path.join(home, '.claude');
-    fs.mkdirSync(claudeDir, { recursive: true });
-    fs.mkdirSync(path.join(root, 'tmp'));
-    // No traffic beyond the loopback model: Claude Code reads these from its settings' env.
-    const quiet = {
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_BUG_COMMAND: '1',
-    };
-    fs.writeFileSync(
-      path.join(claudeDir, 'settings.json'),
-      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
-    );
-    api.local.useSourceEnv({
-      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
-      HOME: home,
-      TMPDIR: path.join(root, 'tmp'),
-      LANG: 'C.UTF-8',
-      ANTHROPIC_BASE_URL: model!.baseUrl,
-      ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
-      CLAUDE_CONFIG_DIR: claudeDir,
-    });
-
     const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
       agent: 'preset:claude',
       folder: folder.uri.fsPath,
@@ -192,6 +192,49 @@ describe('local agents in the extension host', function () {
       assert.equal(groupAlive(s.pid!), false);
     } finally {
       await config.update('localAgents', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Start Local Agent offers the presets with an install hint for a missing one, and a workspace settings file cannot add an agent', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const api = await getApi();
+    const wsSettings = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
+    assert.equal(fs.existsSync(wsSettings), false, 'the fixture folder has no workspace settings of its own');
+    fs.mkdirSync(path.dirname(wsSettings), { recursive: true });
+    const workspaceAgent = {
+      name: 'From the workspace',
+      command: 'claude-agent-acp',
+      policy: { default: 'auto_allow' },
+    };
+    fs.writeFileSync(wsSettings, JSON.stringify({ 'editor.tabSize': 7, 'fountain.localAgents': [workspaceAgent] }));
+    try {
+      // The editor read the file (a workspace-scoped setting from it applies) ...
+      await waitFor(
+        'the workspace settings file to be read',
+        () => vscode.workspace.getConfiguration('editor', folder.uri).get('tabSize') === 7,
+        20_000,
+      );
+      const choices = await api.local.choices();
+      assert.deepEqual(
+        choices.map((c) => c.id),
+        ['preset:claude', 'preset:gemini', 'preset:codex', 'preset:opencode', 'preset:qwen'],
+        '... but its fountain.localAgents entry is not offered',
+      );
+      assert.equal(choices.find((c) => c.id === 'preset:claude')?.missing, undefined, 'claude is on PATH');
+      assert.match(
+        choices.find((c) => c.id === 'preset:codex')?.missing ?? '',
+        /Install it with: npm install -g @zed-industries\/codex-acp/,
+      );
+      const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+        agent: 'config:From the workspace',
+        folder: folder.uri.fsPath,
+      });
+      assert.equal(id, undefined);
+      assert.ok(!api.local.sessions().some((s) => s.agentName === workspaceAgent.name));
+    } finally {
+      fs.rmSync(path.dirname(wsSettings), { recursive: true, force: true });
     }
   });
 
