@@ -54,6 +54,8 @@ export interface LocalTestApi {
   readonly useSourceEnv: (env: Record<string, string> | undefined) => void;
   /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
   readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
+  /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
+  readonly openDraft: (id: string) => Promise<void>;
   /** Whether dist/local.js was loaded (it must not be at activation). */
   readonly bundleLoaded: () => boolean;
   /**
@@ -159,6 +161,12 @@ function localTestApi(local: LocalAgents): LocalTestApi {
     transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
     bundleLoaded: localBundleLoaded,
+    openDraft: async (id) => {
+      const s = local.manager.get(id);
+      if (s) {
+        await local.commands.openDraft(s);
+      }
+    },
     choices: async () =>
       (await agentChoices(local.manager, () => undefined)).map((c) => ({
         id: c.id,

@@ -141,11 +141,16 @@ export class LocalCommands extends Disposable {
       }
       const input = await askOneLine(s);
       if (input?.kind === 'compose') {
-        await this.drafts.open(s);
+        await this.openDraft(s);
       } else if (input) {
         this.send(s, input.text);
       }
     });
+  }
+
+  /** Opens a prompt draft for `s` (what the input box's Compose in Editor button does). */
+  openDraft(s: ManagedSession): Promise<void> {
+    return this.drafts.open(s);
   }
 
   /** Sends the prompt (the turn runs on; its end shows in the transcript). False when it could not be sent. */

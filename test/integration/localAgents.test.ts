@@ -113,8 +113,19 @@ describe('local agents in the extension host', function () {
 
     await vscode.commands.executeCommand('fountain.local.showTranscript', id);
     const file = `local-int-${randomUUID().slice(0, 8)}.txt`;
-    const prompt = `Please create file ${file} containing from the editor.`;
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, prompt);
+    // A prompt of two lines, composed in a draft editor and sent from it (Send Prompt with the draft active).
+    await api.local.openDraft(id);
+    const draft = vscode.window.activeTextEditor!;
+    assert.equal(draft.document.isUntitled, true);
+    await draft.edit((e) =>
+      e.insert(new vscode.Position(0, 0), `Please create file ${file} containing from the editor.\nSecond line.`),
+    );
+    await vscode.commands.executeCommand('fountain.local.sendPrompt');
+    await waitFor(
+      'the draft editor closed after sending',
+      () => !vscode.window.visibleTextEditors.some((e) => e.document === draft.document),
+      10_000,
+    );
 
     // The agent asks for the command: nobody answers here (asks reach the inbox later), so it waits.
     await waitFor(
@@ -136,7 +147,7 @@ describe('local agents in the extension host', function () {
       30_000,
     );
     assert.equal(doc.languageId, 'fountain-request', 'plain text with editor links off');
-    assert.match(doc.getText(), /^> You\n {4}Please create file/m);
+    assert.match(doc.getText(), /^> You\n {4}Please create file \S+ containing from the editor\.\n {4}Second line\.$/m);
 
     await vscode.commands.executeCommand('fountain.local.stop', id);
     assert.deepEqual(api.local.sessions(), [], 'the stopped session left the list');
