@@ -1,4 +1,5 @@
-// Bundles the extension (src/extension.ts -> dist/extension.js) and, with --tests, the extension-host test files
+// Bundles the extension (src/extension.ts -> dist/extension.js; src/local -> dist/local.js, loaded only when the first
+// local agent starts, see src/localui/loader.ts) and, with --tests, the extension-host test files
 // (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
 
@@ -36,8 +37,8 @@ const options = tests
       logLevel: 'warning',
     }
   : {
-      entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
+      entryPoints: { extension: 'src/extension.ts', local: 'src/local/index.ts' },
+      outdir: 'dist',
       bundle: true,
       format: 'cjs',
       platform: 'node',

@@ -7,6 +7,7 @@ import { InboxClock } from './session/inboxClock';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
+import { LocalAgents } from './localui/feature';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
@@ -19,6 +20,8 @@ import { PolicyFeature } from './ui/policyFeature';
 import { createTestApi, type TestApi } from './testApi';
 
 export type { TestApi };
+
+let localAgents: LocalAgents | undefined;
 
 /** Composition root: builds everything in order and registers every disposable (house style §8.2). */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
@@ -75,6 +78,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     new ConnectionStatus(connection, inbox, tree.view),
     clock,
   );
+  // Until the inbox takes local asks, one reaches nobody: the session sends the reject option at the ask timeout.
+  const local = (localAgents = new LocalAgents({ log, ask: (s, a) => log.info(`[${s.agentName}] ${a.id} waits`) }));
+  subs.push(local, ...local.register());
   subs.push(
     connection.onDidReceiveEvent((e) => {
       if (e.type === 'backfillComplete') {
@@ -92,7 +98,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
-  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy });
+  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local });
 }
 
-export function deactivate(): void {}
+/** Resolves once every local agent's process group has ended. */
+export async function deactivate(): Promise<void> {
+  await localAgents?.stopAll();
+}

@@ -3,6 +3,9 @@ import type { HistoryEntry } from './domain/history';
 import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
+import { agentChoices } from './localui/agentPicker';
+import type { LocalAgents } from './localui/feature';
+import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -38,6 +41,32 @@ export interface TestApi {
   readonly storedCursors: () => Record<string, unknown>;
   /** The Pending Approvals view's description (the connection problem, if any). */
   readonly viewDescription: () => string | undefined;
+  readonly local: LocalTestApi;
+}
+
+export interface LocalTestApi {
+  /** The local sessions as the tree will list them. */
+  readonly sessions: () => { id: string; agentName: string; folder: string; status: string; pid?: number }[];
+  /** The statuses a session went through since it was listed (starting is before the listing). */
+  readonly statusLog: (id: string) => string[];
+  readonly transcript: (id: string) => string;
+  /** Where the next agents get their variables from (PATH to find them, the fake model's URL); undefined resets. */
+  readonly useSourceEnv: (env: Record<string, string> | undefined) => void;
+  /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
+  readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
+  /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
+  readonly openDraft: (id: string) => Promise<void>;
+  /** Whether dist/local.js was loaded (it must not be at activation). */
+  readonly bundleLoaded: () => boolean;
+  /**
+   * Runs the Start Local Agent command while the manager's trust check says untrusted (this harness runs with
+   * workspace trust disabled). Returns what the command returned, the refusal messages, how often src/local was
+   * asked for (every spawn goes through it) and how many sessions were added.
+   */
+  readonly startUntrusted: (args: {
+    agent: string;
+    folder: string;
+  }) => Promise<{ result: string | undefined; refusals: string[]; loads: number; sessions: number }>;
 }
 
 interface TestApiDeps {
@@ -50,12 +79,14 @@ interface TestApiDeps {
   readonly details: RequestDetailsView;
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
+  readonly local: LocalAgents;
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
 export function createTestApi(d: TestApiDeps): TestApi {
-  const { context, config, keys, connection, inbox, tree, details, flow, policy } = d;
+  const { context, config, keys, connection, inbox, tree, details, flow, policy, local } = d;
   return {
+    local: localTestApi(local),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -103,6 +134,60 @@ export function createTestApi(d: TestApiDeps): TestApi {
           .filter((k) => k.startsWith('fountain.cursor:'))
           .map((k) => [k, context.globalState.get(k)]),
       ),
+  };
+}
+
+function localTestApi(local: LocalAgents): LocalTestApi {
+  const statuses = new Map<string, string[]>();
+  local.manager.onDidChangeSessions(() => {
+    for (const s of local.manager.sessions) {
+      const seen = statuses.get(s.id) ?? [];
+      if (seen[seen.length - 1] !== s.status) {
+        seen.push(s.status);
+      }
+      statuses.set(s.id, seen);
+    }
+  });
+  return {
+    sessions: () =>
+      local.manager.sessions.map((s) => ({
+        id: s.id,
+        agentName: s.agentName,
+        folder: s.folder.name,
+        status: s.status,
+        ...(s.pid !== undefined ? { pid: s.pid } : {}),
+      })),
+    statusLog: (id) => [...(statuses.get(id) ?? [])],
+    transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
+    useSourceEnv: (env) => local.manager.useSourceEnv(env),
+    bundleLoaded: localBundleLoaded,
+    openDraft: async (id) => {
+      const s = local.manager.get(id);
+      if (s) {
+        await local.commands.openDraft(s);
+      }
+    },
+    choices: async () =>
+      (await agentChoices(local.manager, () => undefined)).map((c) => ({
+        id: c.id,
+        name: c.spec.name,
+        ...(c.missing ? { missing: c.missing } : {}),
+      })),
+    startUntrusted: async (args) => {
+      const { manager, commands } = local;
+      const loads = manager.loadCount;
+      const sessions = manager.sessions.length;
+      const refusals: string[] = [];
+      const sub = commands.onDidRefuse((m) => refusals.push(m));
+      manager.useTrust(false);
+      try {
+        const result = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', args);
+        return { result, refusals, loads: manager.loadCount - loads, sessions: manager.sessions.length - sessions };
+      } finally {
+        manager.useTrust(undefined);
+        sub.dispose();
+      }
+    },
   };
 }
 
