@@ -4,10 +4,12 @@ import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
 import { Config } from './platform/config';
 import { AnswerRouter } from './session/answerRouter';
 import { InboxClock } from './session/inboxClock';
+import { LocalSource, localConversation, type LocalSessionInfo } from './session/localSource';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
+import type { ManagedSession } from './localui/manager';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
@@ -78,9 +80,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     new ConnectionStatus(connection, inbox, tree.view),
     clock,
   );
-  // Until the inbox takes local asks, one reaches nobody: the session sends the reject option at the ask timeout.
-  const local = (localAgents = new LocalAgents({ log, ask: (s, a) => log.info(`[${s.agentName}] ${a.id} waits`) }));
-  subs.push(local, ...local.register());
+  // Local agents are the inbox's second source: their asks become requests, answered through the same router.
+  const localSource = new LocalSource(inbox);
+  const sessionInfo = (s: ManagedSession): LocalSessionInfo => ({
+    id: s.id,
+    agentName: s.agentName,
+    folderName: s.folder.name,
+    ...(s.spec.runtime !== undefined ? { runtime: s.spec.runtime } : {}),
+    status: s.status,
+  });
+  const local = (localAgents = new LocalAgents({ log, ask: (s, a) => localSource.ask(sessionInfo(s), a) }));
+  subs.push(local, ...local.register(), answers.add(localSource));
+  subs.push(
+    local.manager.onDidChangeSessions(() => {
+      for (const s of local.manager.sessions) {
+        localSource.sessionChanged(sessionInfo(s));
+      }
+    }),
+  );
+  tree.showLocalSessions({
+    conversations: () => local.manager.sessions.map((s) => localConversation(sessionInfo(s))),
+    onDidChange: local.manager.onDidChangeSessions,
+  });
+  policy.provenance.useLocal((item) => localSource.provenance(item.key));
   subs.push(
     connection.onDidReceiveEvent((e) => {
       if (e.type === 'backfillComplete') {

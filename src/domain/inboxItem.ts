@@ -10,7 +10,13 @@ import {
   type InboxItem,
   type ItemState,
 } from './inboxTypes';
-import type { AnswerResult, ConversationInfo, RequestDetails, ResolutionOutcome } from './model';
+import {
+  AGENT_EXITED,
+  type AnswerResult,
+  type ConversationInfo,
+  type RequestDetails,
+  type ResolutionOutcome,
+} from './model';
 import { labelOf, severityOf } from './requestLabel';
 
 export interface Entry {
@@ -112,6 +118,11 @@ export function resolutionClosure(outcome: ResolutionOutcome, optionId: string |
       return { kind: 'expired', at, source: 'server', optionId };
     case 'turn_ended':
       return { kind: 'turnEnded', at };
+    // A local agent source's own outcomes: the agent process ended (nothing was answered), or it withdrew the request.
+    case AGENT_EXITED:
+      return { kind: 'conversationEnded', at, reason: AGENT_EXITED };
+    case 'withdrawn':
+      return { kind: 'noLongerWaiting', at, cause: 'withdrawn' };
     default:
       return { kind: 'resolvedElsewhere', optionId, outcome, at };
   }

@@ -48,10 +48,13 @@ export type Closure =
   | { readonly kind: 'turnEnded'; readonly at: number; readonly stopReason?: string }
   | { readonly kind: 'conversationEnded'; readonly at: number; readonly reason: string }
   | {
-      /** Absent from a complete backfill of its conversation, or the server answered 404 for it. */
+      /**
+       * Absent from a complete backfill of its conversation, the server answered 404 for it, or the agent withdrew
+       * it (a local agent's `$/cancel_request`).
+       */
       readonly kind: 'noLongerWaiting';
       readonly at: number;
-      readonly cause: 'backfill' | 'notFound';
+      readonly cause: 'backfill' | 'notFound' | 'withdrawn';
     };
 
 /** The last answer attempt that failed in a way that leaves the request answerable. */

@@ -99,8 +99,15 @@ export interface RequestDetails {
   readonly rawParams?: unknown;
 }
 
-/** Outcome of a resolution as the server reports it; any other value reads as "resolved". */
-export type ResolutionOutcome = 'answered' | 'timeout' | 'turn_ended' | (string & {});
+/**
+ * Outcome of a resolution as the source reports it; any other value reads as "resolved". A local agent source also
+ * reports `agent_exited` (its process ended: the request closes as its conversation ended, never as answered) and
+ * `withdrawn` (the agent took the request back).
+ */
+export type ResolutionOutcome = 'answered' | 'timeout' | 'turn_ended' | 'agent_exited' | 'withdrawn' | (string & {});
+
+/** The outcome, and the conversation-end reason, of a request whose local agent process ended. */
+export const AGENT_EXITED = 'agent_exited';
 
 /**
  * Facts a source reports (a Fountain server's stream and backfill; a local agent next), in the order they should be

@@ -3,7 +3,7 @@ import { answerThroughInbox, type AnswerSender } from '../domain/answering';
 import { Emitter, type Event } from '../domain/events';
 import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { describeTimeAgo } from '../domain/inertText';
-import type { AnswerResult } from '../domain/model';
+import { AGENT_EXITED, type AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
 import { showErrorWithLogs } from '../platform/window';
 import { inertLine } from './display';
@@ -99,9 +99,15 @@ export class AnswerFlow {
       case 'turnEnded':
         return Strings.noLongerWaiting(Strings.reasonTurnEnded, label);
       case 'conversationEnded':
-        return Strings.noLongerWaiting(Strings.reasonConversationEnded, label);
+        return Strings.noLongerWaiting(
+          closure.reason === AGENT_EXITED ? Strings.reasonAgentExited : Strings.reasonConversationEnded,
+          label,
+        );
       case 'noLongerWaiting':
-        return Strings.noLongerWaiting(Strings.reasonGone, label);
+        return Strings.noLongerWaiting(
+          closure.cause === 'withdrawn' ? Strings.reasonWithdrawn : Strings.reasonGone,
+          label,
+        );
     }
   }
 

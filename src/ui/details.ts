@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { formatCountdown } from '../domain/inertText';
+import { AGENT_EXITED } from '../domain/model';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLine } from './display';
 import type { ProvenanceText } from './pendingTree';
@@ -201,9 +202,11 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
       case 'turnEnded':
         return DetailStrings.turnEnded(at(s.at));
       case 'conversationEnded':
-        return DetailStrings.conversationEnded(inertLine(s.reason), at(s.at));
+        return s.reason === AGENT_EXITED
+          ? DetailStrings.agentExited(at(s.at))
+          : DetailStrings.conversationEnded(inertLine(s.reason), at(s.at));
       case 'noLongerWaiting':
-        return DetailStrings.noLongerWaiting(at(s.at));
+        return s.cause === 'withdrawn' ? DetailStrings.withdrawn(at(s.at)) : DetailStrings.noLongerWaiting(at(s.at));
     }
   }
 }

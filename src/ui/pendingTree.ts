@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
 import { Emitter, type Event } from '../domain/events';
 import { formatCountdown } from '../domain/inertText';
+import { AGENT_EXITED } from '../domain/model';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
+import type { ConversationInfo } from '../domain/model';
+import { isLocalSource } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from './display';
 import { PolicyStrings, TreeStrings } from './strings';
@@ -10,6 +13,13 @@ import { PolicyStrings, TreeStrings } from './strings';
 /** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
 export interface ProvenanceText {
   describe(item: InboxItem): string;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** The local agent sessions: each is a group of the tree, shown even while nothing of it is waiting. */
+export interface LocalGroups {
+  /** One conversation per session (server `local:<id>`), oldest session first. */
+  conversations(): readonly ConversationInfo[];
   readonly onDidChange: vscode.Event<void>;
 }
 
@@ -42,6 +52,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   readonly view: vscode.TreeView<TreeElement>;
   private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
   private _provenance: ProvenanceText | undefined;
+  private _local: LocalGroups | undefined;
 
   constructor(
     private readonly inbox: Inbox,
@@ -62,6 +73,13 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   showProvenance(source: ProvenanceText): void {
     this._provenance = source;
     this._register(source.onDidChange(() => this.scheduleRefresh()));
+  }
+
+  /** Lists the local agent sessions beside the remote conversations, and redraws when they change. */
+  showLocalSessions(source: LocalGroups): void {
+    this._local = source;
+    this._register(source.onDidChange(() => this.scheduleRefresh()));
+    this.scheduleRefresh();
   }
 
   /** True only for element objects this provider created (never for an object another extension passed). */
@@ -104,7 +122,22 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   }
 
   private groups(): ConversationGroup[] {
-    return this.inbox.byConversation();
+    const groups = this.inbox.byConversation();
+    const sessions = this._local?.conversations() ?? [];
+    if (!sessions.length) {
+      return groups;
+    }
+    // A local session's row carries its current status; one with nothing in the inbox is still listed.
+    const fresh = new Map(sessions.map((c) => [JSON.stringify([c.server, c.id]), c]));
+    const merged = groups.map((g) => {
+      const c = fresh.get(convId(g));
+      fresh.delete(convId(g));
+      return c ? { ...g, conversation: c } : g;
+    });
+    for (const c of fresh.values()) {
+      merged.push({ server: c.server, conversationId: c.id, conversation: c, items: [] });
+    }
+    return merged;
   }
 
   //#region TreeDataProvider
@@ -154,6 +187,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       const c = g.conversation;
       t.label = inertLabel(c.title || c.id, 60).text;
       const waiting = g.items.filter((i) => i.pending).length;
+      if (isLocalSource(g.server)) {
+        return this.localGroupItem(t, c, waiting);
+      }
       const agent = c.agentName || c.agentId;
       t.description = [agent && inertLine(agent), c.runtime && inertLine(c.runtime), TreeStrings.waiting(waiting)]
         .filter(Boolean)
@@ -209,6 +245,15 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   }
   //#endregion
 
+  /** "Local · agent · folder", with the session's status (idle / running / waiting) and the waiting count. */
+  private localGroupItem(t: vscode.TreeItem, c: ConversationInfo, waiting: number): vscode.TreeItem {
+    t.description = [TreeStrings.localStatus(c.status ?? ''), TreeStrings.waiting(waiting)].join(' · ');
+    t.tooltip = [inertBlock(c.title || c.id), TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
+    t.iconPath = new vscode.ThemeIcon('vm');
+    t.contextValue = 'fountainLocalSession;';
+    return t;
+  }
+
   /** "4:59 left", "answering…", "answered elsewhere: reject_once", "expired"… */
   private stateText(item: InboxItem): string {
     const s: ItemState = item.state;
@@ -230,9 +275,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       case 'turnEnded':
         return TreeStrings.turnEnded;
       case 'conversationEnded':
-        return TreeStrings.conversationEnded;
+        return s.reason === AGENT_EXITED ? TreeStrings.agentExited : TreeStrings.conversationEnded;
       case 'noLongerWaiting':
-        return TreeStrings.noLongerWaiting;
+        return s.cause === 'withdrawn' ? TreeStrings.withdrawn : TreeStrings.noLongerWaiting;
     }
   }
 

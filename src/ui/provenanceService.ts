@@ -2,6 +2,7 @@ import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { AgentPolicyCache, provenanceOf, type Provenance } from '../domain/provenance';
 import type { AgentApi } from '../platform/agentApi';
+import type { LocalProvenance } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
 import { inertLine } from './display';
 import { PolicyStrings } from './strings';
@@ -16,6 +17,7 @@ export class ProvenanceService extends Disposable {
   /** Something a provenance text depends on changed (an agent policy was read or re-read). */
   readonly onDidChange = this._onDidChange.event;
   readonly cache: AgentPolicyCache;
+  private _local: ((item: InboxItem) => LocalProvenance | undefined) | undefined;
 
   constructor(
     private readonly inbox: Inbox,
@@ -41,6 +43,24 @@ export class ProvenanceService extends Disposable {
     );
   }
 
+  /** Explains local agents' requests from the local policy key that asked (src/session/localSource.ts). */
+  useLocal(lookup: (item: InboxItem) => LocalProvenance | undefined): void {
+    this._local = lookup;
+    this._onDidChange.fire();
+  }
+
+  /** "asked by kind "execute" in the local policy of <agent>", for a local agent's request. */
+  private localText(item: InboxItem): string | undefined {
+    const p = this._local?.(item);
+    if (!p) {
+      return undefined;
+    }
+    const keyType = p.matchedBy === 'none' ? null : p.matchedBy;
+    const key = keyType === null ? null : keyText({ key: p.policyKey, keyType });
+    const where = PolicyStrings.localPolicy(inertLine(p.agentName));
+    return key === null ? PolicyStrings.localNoKey(where) : PolicyStrings.askedBy(key, where);
+  }
+
   of(item: InboxItem): Provenance {
     const agentId = item.conversation.agentId;
     const state = agentId ? this.cache.get(item.key.server, agentId) : undefined;
@@ -49,11 +69,15 @@ export class ProvenanceService extends Disposable {
 
   /** The full sentence: "ask by kind "execute" (agent policy)", "policy could not be read (…)", … */
   describe(item: InboxItem): string {
-    return describeProvenance(this.of(item));
+    return this.localText(item) ?? describeProvenance(this.of(item));
   }
 
   /** The toast's short form, once known (waits up to `ms` for the conversation and the agent policy). */
   async short(item: InboxItem, ms = 1500): Promise<string | undefined> {
+    const local = this.localText(item);
+    if (local !== undefined) {
+      return local;
+    }
     const end = Date.now() + ms;
     for (;;) {
       const current = this.inbox.get(item.id) ?? item;
@@ -71,7 +95,7 @@ export class ProvenanceService extends Disposable {
   }
 }
 
-export function keyText(p: Extract<Provenance, { kind: 'explained' }>): string {
+export function keyText(p: Pick<Extract<Provenance, { kind: 'explained' }>, 'key' | 'keyType'>): string {
   const key = inertLine(p.key ?? '');
   switch (p.keyType) {
     case 'title':

@@ -39,6 +39,8 @@ const AnswerStrings = {
   reasonExpired: vscode.l10n.t('expired'),
   reasonTurnEnded: vscode.l10n.t('turn ended'),
   reasonConversationEnded: vscode.l10n.t('conversation ended'),
+  reasonAgentExited: vscode.l10n.t('the agent exited'),
+  reasonWithdrawn: vscode.l10n.t('the agent withdrew it'),
   reasonGone: vscode.l10n.t('the server no longer holds it'),
   answered: (label: string) => vscode.l10n.t('Answered "{0}".', label),
   notDelivered: (label: string) =>
@@ -94,6 +96,20 @@ export const TreeStrings = {
   turnEnded: vscode.l10n.t('turn ended'),
   conversationEnded: vscode.l10n.t('conversation ended'),
   noLongerWaiting: vscode.l10n.t('no longer waiting'),
+  agentExited: vscode.l10n.t('agent exited'),
+  withdrawn: vscode.l10n.t('withdrawn by the agent'),
+  /** A local session's status in its group's description. */
+  localStatus: (status: string): string =>
+    ({
+      starting: vscode.l10n.t('starting'),
+      idle: vscode.l10n.t('idle'),
+      running: vscode.l10n.t('running'),
+      waiting: vscode.l10n.t('waiting'),
+      exited: vscode.l10n.t('exited'),
+      stopped: vscode.l10n.t('stopped'),
+    })[status] ?? status,
+  tooltipLocal: (agent: string) =>
+    vscode.l10n.t('Local agent {0}, run by this editor: its requests never go to a Fountain server', agent),
   tooltipKind: (kind: string) => vscode.l10n.t('Kind: {0}', kind),
   tooltipConversationTitle: (title: string) => vscode.l10n.t('Conversation: {0}', title),
   tooltipSummary: (summary: string) => vscode.l10n.t('Summary: {0}', summary),
@@ -144,6 +160,8 @@ export const DetailStrings = {
   conversationEnded: (reason: string, at: string) =>
     vscode.l10n.t('no longer waiting: conversation ended ({0}) at {1}', reason, at),
   noLongerWaiting: (at: string) => vscode.l10n.t('no longer waiting (seen at {0})', at),
+  agentExited: (at: string) => vscode.l10n.t('no longer waiting: the agent exited at {0}; nothing was sent', at),
+  withdrawn: (at: string) => vscode.l10n.t('no longer waiting: the agent withdrew it at {0}', at),
 };
 
 export const ToastStrings = {
@@ -200,6 +218,8 @@ export const CommandStrings = {
 export const PolicyStrings = {
   agentPolicy: vscode.l10n.t('agent policy'),
   launchPolicy: vscode.l10n.t('launch policy'),
+  localPolicy: (agent: string) => vscode.l10n.t('local policy of {0}', agent),
+  localNoKey: (where: string) => vscode.l10n.t('asked: no key of the {0} names this tool', where),
   keyTitle: (key: string) => vscode.l10n.t('title "{0}"', key),
   keyKind: (key: string) => vscode.l10n.t('kind "{0}"', key),
   keyDefault: vscode.l10n.t('"default"'),
