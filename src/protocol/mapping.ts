@@ -14,7 +14,7 @@ import {
   type RequestKey,
   type ToolLocation,
 } from '../domain/model';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Logger } from './env';
 import {
   ConversationSchema,
@@ -552,7 +552,7 @@ export class RequestTracker {
     }
   }
 
-  private stageData<T>(s: WireStagePayload, schema: z.ZodType<T>): T | undefined {
+  private stageData<T>(s: WireStagePayload, schema: z.ZodMiniType<T>): T | undefined {
     let raw: unknown = s.data ?? {};
     if (typeof raw === 'string') {
       const j = parseJson(raw);
