@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { Emitter, type Event } from '../domain/events';
 import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
-import { describeTimeAgo } from '../domain/inertText';
+
 import type { AnswerResult, RequestKey } from '../domain/model';
 import type { Logger } from '../platform/log';
 import { inertLine } from './display';
 import { Strings } from './strings';
+import { Time } from './time';
 
 /** Sends one answer to the server that owns the request; never retries a POST on its own. */
 export type AnswerSender = (key: RequestKey, optionId: string) => Promise<AnswerResult>;
@@ -85,7 +86,7 @@ export class AnswerFlow {
 
   /** "Already answered elsewhere: Reject 2 min ago", "No longer waiting: expired", … */
   describeClosure(item: InboxItem, closure: Closure, optionName?: string): string {
-    const ago = describeTimeAgo(this.now() - closure.at).english;
+    const ago = Time.ago(this.now() - closure.at);
     const label = inertLine(item.label);
     switch (closure.kind) {
       case 'resolvedElsewhere': {

@@ -8,6 +8,7 @@ import type { AnsweredEvent } from './answerFlow';
 import { inertBlock, inertLabel, inertLine } from './display';
 import type { ProvenanceService } from './provenance';
 import { HistoryStrings, PolicyStrings } from './strings';
+import { Time } from './time';
 
 /** `fountain.history.*` and `fountain.recommendations.*`, read live. */
 export const historySettings = {
@@ -192,7 +193,7 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
           e.kind && inertLine(e.kind),
           inertLine(e.optionId),
           HistoryStrings.outcome(e.outcome),
-          new Date(e.at).toLocaleString(),
+          Time.dateTime(e.at),
         ]
           .filter(Boolean)
           .join(' · ');
@@ -221,7 +222,7 @@ export function recommendationEvidence(r: Recommendation): string {
 
 function entryTooltip(e: HistoryEntry): string {
   const lines = [e.label !== undefined ? inertBlock(e.label) : HistoryStrings.labelHidden, ''];
-  lines.push(HistoryStrings.at(new Date(e.at).toISOString()));
+  lines.push(HistoryStrings.at(Time.dateTime(e.at)));
   lines.push(HistoryStrings.kind(inertLine(e.kind ?? '—')));
   lines.push(HistoryStrings.option(inertLine(e.optionId), inertLine(e.optionKind ?? '—')));
   lines.push(HistoryStrings.outcomeLine(HistoryStrings.outcome(e.outcome) + (e.detail ? ` (${e.detail})` : '')));
