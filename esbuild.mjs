@@ -45,6 +45,7 @@ const options = tests
       minify: production,
       sourcemap: !production,
       sourcesContent: false,
+      charset: 'utf8',
       external: ['vscode'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],

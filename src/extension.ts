@@ -8,6 +8,7 @@ import { createLogChannel } from './platform/log';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
+import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
 import { RequestDetails } from './ui/details';
@@ -64,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     notifier,
     new ConnectionStatus(connection, inbox, tree.view),
     new InboxTicker(inbox),
+    new FountainAuthProvider(config, keys, log),
   );
   subs.push(
     connection.onDidReceiveEvent((e) => {
@@ -72,7 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       }
     }),
     ...commands.register(),
-    vscode.commands.registerCommand('fountain.signIn', () => signIn(config, keys)),
+    vscode.commands.registerCommand('fountain.signIn', async () => !!(await signIn(config, keys, log))),
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),
   );

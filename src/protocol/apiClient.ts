@@ -8,6 +8,7 @@ import { redact, type ProtocolEnv } from './env';
 import {
   AgentEnvelopeSchema,
   AnswerOkSchema,
+  AuthMeSchema,
   ConversationEnvelopeSchema,
   ConversationListSchema,
   ConversationSchema,
@@ -19,6 +20,7 @@ import {
   parseJson,
   parseOrLog,
   type WireAgent,
+  type WireAuthMe,
   type WireConversation,
   type WireErrorBody,
 } from './schema';
@@ -141,6 +143,15 @@ export class ApiClient {
     }
     const next = page.data.meta?.next_cursor;
     return { rows: page.data.data, hasMore: !!page.data.meta?.has_more, nextCursor: next ?? undefined };
+  }
+
+  /** `GET /api/auth/me` (unenveloped): the user the key belongs to. A refused key throws FountainHttpError. */
+  async me(signal?: AbortSignal): Promise<WireAuthMe> {
+    const r = AuthMeSchema.safeParse(await this.getJson('/api/auth/me', signal));
+    if (!r.success) {
+      throw new FountainNetworkError(`Unexpected /api/auth/me answer: ${describeIssues(r.error)}`);
+    }
+    return r.data;
   }
 
   /** `GET /api/agents/{id}`. */

@@ -174,6 +174,15 @@ export const RequestPermissionLineSchema = z.looseObject({
 
 export const AnswerOkSchema = z.looseObject({ ok: z.literal(true) });
 
+/** `GET /api/auth/me` (unenveloped, §1): who the key belongs to. */
+export const AuthMeSchema = z.looseObject({
+  id: nonEmpty(),
+  email: optStr,
+  role: optStr,
+  email_verified: z.nullish(z.boolean()),
+});
+export type WireAuthMe = z.infer<typeof AuthMeSchema>;
+
 export const ErrorBodySchema = z.looseObject({
   error: optStr,
   reason: optStr,

@@ -124,7 +124,10 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
       if (this.recommendations().length) {
         groups.push(this.issue({ kind: 'group', group: 'recommendations' }));
       }
-      groups.push(this.issue({ kind: 'group', group: 'answers' }));
+      // No answers and nothing to suggest: no rows, so VS Code shows the view's welcome content.
+      if (groups.length || this.history.entries().length) {
+        groups.push(this.issue({ kind: 'group', group: 'answers' }));
+      }
       return groups;
     }
     if (element.kind === 'group') {
