@@ -52,10 +52,14 @@ describe('UI: signing in and out in the real workbench', function () {
     email = ((await me.json()) as { email: string }).email;
     assert.ok(email);
   });
-  after(async function () {
+  afterEach(async function () {
     if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, 'failure.png')).catch(() => undefined);
+      const file = path.join(wb.runDir, `failure-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`);
+      await screenshot(wb.page, file).catch(() => undefined);
+      console.log(`screenshot: ${file}`);
     }
+  });
+  after(async () => {
     await wb?.close();
   });
 
@@ -89,15 +93,21 @@ describe('UI: signing in and out in the real workbench', function () {
     }
     await account.first().hover();
     await account.first().click();
-    await page
-      .locator('.monaco-menu .action-item', { hasText: /^Sign Out$/ })
-      .last()
-      .click();
-    // VS Code's own confirmation, naming the extensions that used the account.
+    // The account's submenu: "Manage Trusted Extensions", "Sign Out".
+    const signOut = page.locator('.monaco-menu .action-item', { hasText: /^\s*Sign Out\s*$/ }).last();
+    await signOut.waitFor({ timeout: 10_000 });
+    await signOut.hover();
+    await signOut.click();
+    // VS Code's own confirmation ("Sign out of '…'?"); only then does it call the provider's removeSession.
     const dialog = page.locator('.monaco-dialog-box');
-    if (await dialog.isVisible({ timeout: 5000 }).catch(() => false)) {
-      await dialog.getByRole('button', { name: 'Sign Out', exact: true }).click();
+    try {
+      await dialog.waitFor({ timeout: 5000 });
+    } catch {
+      await page.keyboard.press('Enter'); // the highlighted menu entry, if the click only focused it
+      await dialog.waitFor({ timeout: 10_000 });
     }
+    await screenshot(page, path.join(wb.runDir, 'accounts-sign-out.png'));
+    await dialog.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await toast(page, `Signed out of Fountain at ${wb.serverUrl}.`).waitFor({ timeout: 30_000 });
     await until('the stream to close', async () => ((await openStreams(wb)).length === 0 ? true : undefined));
     assert.equal(await paletteOffers(page, 'Fountain: Sign Out'), false);
