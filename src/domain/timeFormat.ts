@@ -60,7 +60,7 @@ function durationFormat(loc: string | undefined, style: 'narrow' | 'digital'): D
 
 /**
  * Time left until a deadline: `4:59` or `1:02:03` under a day (digits in the locale's numbering system), and
- * `2 d, 3 h` / `2 T, 3 Std.` beyond (Intl.DurationFormat, or NumberFormat units joined by ListFormat on Node 20).
+ * `2d, 3h` / `2 T, 3h` beyond (Intl.DurationFormat, or NumberFormat units joined by ListFormat on Node 20).
  * `0:00` once the deadline has passed.
  */
 export function formatTimeLeft(remainingMs: number, locale?: string): string {
