@@ -45,7 +45,7 @@ export const HistoryEntrySchema = z.object({
   label: optStr,
   optionId: z.string(),
   optionKind: optStr,
-  outcome: z.enum(['answered', 'resolvedElsewhere', 'failed']),
+  outcome: z.union([z.literal('answered'), z.literal('resolvedElsewhere'), z.literal('failed')]),
   detail: optStr,
 });
 

@@ -10,6 +10,8 @@ import type { Logger } from './env';
 const str = z.string();
 const optStr = z.nullish(z.string());
 const nonEmpty = () => z.string().check(z.minLength(1));
+/** A JSON object with any keys (`z.record` would pull in another schema class for the same check). */
+const anyObject = () => z.looseObject({});
 
 // ---------- conversations (§2, §3) ----------
 
@@ -39,7 +41,7 @@ export const ConversationSchema = z.looseObject({
   agent: z.nullish(z.looseObject({ name: optStr })),
   runtime: optStr,
   status: optStr,
-  permission_policy: z.nullish(z.record(z.string(), z.unknown())),
+  permission_policy: z.nullish(anyObject()),
   pending_requests: z.nullish(z.array(z.unknown())),
   updated_at: optStr,
 });
@@ -52,7 +54,7 @@ export const ConversationEnvelopeSchema = z.looseObject({ data: z.unknown() });
 export const AgentSchema = z.looseObject({
   id: nonEmpty(),
   name: optStr,
-  permission_policy: z.nullish(z.record(z.string(), z.unknown())),
+  permission_policy: z.nullish(anyObject()),
 });
 export type WireAgent = z.infer<typeof AgentSchema>;
 export const AgentEnvelopeSchema = z.looseObject({ data: AgentSchema });
@@ -77,7 +79,7 @@ export const StagePayloadSchema = z.looseObject({
   kind: optStr,
   stage: str,
   state: str,
-  data: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+  data: z.nullish(z.union([z.string(), anyObject()])),
   turn_id: optStr,
   ts: optStr,
   conversation_id: optStr,
@@ -146,7 +148,7 @@ export const ToolCallSchema = z.looseObject({
   rawInput: z.optional(z.unknown()),
   content: z.nullish(z.array(z.unknown())),
   locations: z.nullish(z.array(z.unknown())),
-  _meta: z.nullish(z.record(z.string(), z.unknown())),
+  _meta: z.nullish(anyObject()),
 });
 
 export const RequestPermissionParamsSchema = z.looseObject({
