@@ -53,7 +53,10 @@ function segments(text: string, opts: InertOptions): string[] {
   let plain = '';
   const flush = () => {
     if (plain) {
-      out.push(...Array.from(plain));
+      // One push per character: spreading a long run into push() overflows the stack (a 1 MB line).
+      for (const ch of plain) {
+        out.push(ch);
+      }
       plain = '';
     }
   };

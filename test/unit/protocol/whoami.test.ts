@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { defaultEnv } from '../../../src/protocol/env';
 import { checkKey } from '../../../src/protocol/whoami';
-import { start } from '../../server/helpers';
-import type { RunningServer } from '../../server/server';
+import { startInProcess as start } from '../../support/serverFixture';
+
+type RunningServer = Awaited<ReturnType<typeof start>>;
 
 describe("sign-in's key check against the local server (GET /api/auth/me)", () => {
   let server: RunningServer;
