@@ -36,8 +36,9 @@ const options = tests
       logLevel: 'warning',
     }
   : {
-      entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
+      // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix).
+      entryPoints: ['src/extension.ts', 'src/testApi.ts'],
+      outdir: 'dist',
       bundle: true,
       format: 'cjs',
       platform: 'node',
@@ -46,7 +47,7 @@ const options = tests
       sourcemap: !production,
       sourcesContent: false,
       charset: 'utf8',
-      external: ['vscode'],
+      external: ['vscode', './testApi'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],
     };

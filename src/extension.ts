@@ -16,7 +16,7 @@ import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
 import { InboxTicker } from './ui/ticker';
-import { createTestApi, type TestApi } from './testApi';
+import type { TestApi } from './testApi';
 
 export type { TestApi };
 
@@ -84,6 +84,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
+  // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createTestApi } = require('./testApi') as typeof import('./testApi');
   return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy });
 }
 

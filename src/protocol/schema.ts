@@ -138,7 +138,10 @@ export const TextContentSchema = z.looseObject({
   type: z.literal('content'),
   content: z.looseObject({ type: z.literal('text'), text: str }),
 });
-export const LocationSchema = z.looseObject({ path: str, line: z.nullish(z.int()) });
+export const LocationSchema = z.looseObject({
+  path: str,
+  line: z.nullish(z.number().check(z.refine(Number.isSafeInteger))),
+});
 
 export const ToolCallSchema = z.looseObject({
   toolCallId: optStr,
