@@ -11,13 +11,14 @@ import { LocalAgents } from './localui/feature';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
+import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
 import { RequestDetailsView } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
-import { createTestApi, type TestApi } from './testApi';
+import type { TestApi } from './testApi';
 
 export type { TestApi };
 
@@ -77,6 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     notifier,
     new ConnectionStatus(connection, inbox, tree.view),
     clock,
+    new FountainAuthProvider(config, keys, log),
   );
   // Until the inbox takes local asks, one reaches nobody: the session sends the reject option at the ask timeout.
   const local = (localAgents = new LocalAgents({ log, ask: (s, a) => log.info(`[${s.agentName}] ${a.id} waits`) }));
@@ -88,7 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       }
     }),
     ...commands.register(),
-    vscode.commands.registerCommand('fountain.signIn', () => signIn(config, keys)),
+    vscode.commands.registerCommand('fountain.signIn', async () => !!(await signIn(config, keys, log))),
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),
   );
@@ -98,6 +100,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
+  // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createTestApi } = require('./testApi') as typeof import('./testApi');
   return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local });
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
 import { Emitter, type Event } from '../domain/events';
-import { formatCountdown } from '../domain/inertText';
+import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from './display';
@@ -214,7 +214,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const s: ItemState = item.state;
     switch (s.kind) {
       case 'open':
-        return item.deadline !== undefined ? TreeStrings.left(formatCountdown(item.deadline - this.now()).text) : '';
+        return item.deadline !== undefined ? TreeStrings.left(Time.left(item.deadline - this.now())) : '';
       case 'answering':
         return TreeStrings.answering;
       case 'leftOpen':
