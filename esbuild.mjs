@@ -37,7 +37,9 @@ const options = tests
       logLevel: 'warning',
     }
   : {
-      entryPoints: { extension: 'src/extension.ts', local: 'src/local/index.ts' },
+      // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
+      // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent.
+      entryPoints: { extension: 'src/extension.ts', testApi: 'src/testApi.ts', local: 'src/local/index.ts' },
       outdir: 'dist',
       bundle: true,
       format: 'cjs',
@@ -46,7 +48,8 @@ const options = tests
       minify: production,
       sourcemap: !production,
       sourcesContent: false,
-      external: ['vscode'],
+      charset: 'utf8',
+      external: ['vscode', './testApi'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],
     };

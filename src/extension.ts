@@ -13,13 +13,14 @@ import type { ManagedSession } from './localui/manager';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
+import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
 import { RequestDetailsView } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
-import { createTestApi, type TestApi } from './testApi';
+import type { TestApi } from './testApi';
 
 export type { TestApi };
 
@@ -79,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     notifier,
     new ConnectionStatus(connection, inbox, tree.view),
     clock,
+    new FountainAuthProvider(config, keys, log),
   );
   // Local agents are the inbox's second source: their asks become requests, answered through the same router.
   const localSource = new LocalSource(inbox);
@@ -110,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       }
     }),
     ...commands.register(),
-    vscode.commands.registerCommand('fountain.signIn', () => signIn(config, keys)),
+    vscode.commands.registerCommand('fountain.signIn', async () => !!(await signIn(config, keys, log))),
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),
   );
@@ -120,6 +122,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   if (context.extensionMode !== vscode.ExtensionMode.Test) {
     return undefined;
   }
+  // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createTestApi } = require('./testApi') as typeof import('./testApi');
   return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local });
 }
 

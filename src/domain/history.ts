@@ -6,7 +6,7 @@
  * 2 × `segmentSize` entries and a write is one appended line. The backend is injected; the platform layer writes
  * files in the extension's global storage, tests use memory.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Emitter, type Event } from './events';
 
 /** What became of an answer: the server took it, someone (or something) else resolved it first, or it failed. */
@@ -32,7 +32,7 @@ export interface HistoryEntry {
   readonly detail?: string;
 }
 
-const optStr = z.string().optional();
+const optStr = z.optional(z.string());
 /** One stored line. Lines that do not parse (a crash mid-write, a hand edit) are skipped. */
 export const HistoryEntrySchema = z.object({
   at: z.number(),
@@ -45,7 +45,7 @@ export const HistoryEntrySchema = z.object({
   label: optStr,
   optionId: z.string(),
   optionKind: optStr,
-  outcome: z.enum(['answered', 'resolvedElsewhere', 'failed']),
+  outcome: z.union([z.literal('answered'), z.literal('resolvedElsewhere'), z.literal('failed')]),
   detail: optStr,
 });
 

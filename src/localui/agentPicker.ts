@@ -59,7 +59,6 @@ export async function pickAgent(choices: readonly AgentChoice[]): Promise<AgentC
     label: c.spec.name,
     description: [c.spec.command, ...c.spec.args].join(' '),
     ...(c.missing ? { detail: c.missing } : {}),
-    iconPath: new vscode.ThemeIcon(c.missing ? 'warning' : 'hubot'),
     choice: c,
   });
   const presets = choices.filter((c) => c.id.startsWith('preset:'));

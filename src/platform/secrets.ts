@@ -3,6 +3,14 @@ import { normalizeServerUrl } from '../protocol/serverUrl';
 import { Emitter } from '../domain/events';
 
 const KEY_PREFIX = 'fountain.apiKey:';
+/** Who the stored key belongs to (from `GET /api/auth/me` at sign-in), as JSON; not a secret, kept beside it. */
+const ACCOUNT_PREFIX = 'fountain.account:';
+
+/** The account a stored key was checked against. */
+export interface StoredAccount {
+  readonly id: string;
+  readonly email?: string;
+}
 
 /** The SDKs' base URL when FOUNTAIN_BASE_URL is unset: the server a bare FOUNTAIN_API_KEY belongs to. */
 export const HOSTED_BASE_URL = 'https://managoat.com';
@@ -53,13 +61,36 @@ export class ApiKeyStore implements vscode.Disposable {
     return normalizeServerUrl((this.env.FOUNTAIN_BASE_URL ?? '').trim() || HOSTED_BASE_URL);
   }
 
-  async store(serverUrl: string, key: string): Promise<void> {
+  /** The stored key only (never the environment's): what the Accounts menu lists and Sign Out deletes. */
+  async stored(serverUrl: string): Promise<{ key: string; account: StoredAccount | undefined } | undefined> {
+    const key = await this.secrets.get(KEY_PREFIX + serverUrl);
+    if (!key) {
+      return undefined;
+    }
+    let account: StoredAccount | undefined;
+    try {
+      const raw = JSON.parse((await this.secrets.get(ACCOUNT_PREFIX + serverUrl)) ?? 'null') as Partial<StoredAccount>;
+      account =
+        typeof raw?.id === 'string'
+          ? { id: raw.id, email: typeof raw.email === 'string' ? raw.email : undefined }
+          : undefined;
+    } catch {
+      account = undefined;
+    }
+    return { key, account };
+  }
+
+  async store(serverUrl: string, key: string, account?: StoredAccount): Promise<void> {
+    if (account) {
+      await this.secrets.store(ACCOUNT_PREFIX + serverUrl, JSON.stringify({ id: account.id, email: account.email }));
+    }
     await this.secrets.store(KEY_PREFIX + serverUrl, key);
   }
 
   async delete(serverUrl: string): Promise<boolean> {
     const had = (await this.secrets.get(KEY_PREFIX + serverUrl)) !== undefined;
     await this.secrets.delete(KEY_PREFIX + serverUrl);
+    await this.secrets.delete(ACCOUNT_PREFIX + serverUrl);
     return had;
   }
 

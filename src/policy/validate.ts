@@ -3,7 +3,7 @@
  * `Fountain.PermissionPolicy.reserved_errors/1`), as zod schemas, so a form can refuse what the server would
  * refuse, in the server's words, before sending it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseTimeoutSec } from './timeout';
 import {
   ASK_TIMEOUT_KEY,
@@ -95,17 +95,21 @@ export function policyProblems(policy: Record<string, unknown>, runtime?: string
  */
 export function policySchemaFor(opts?: { runtime?: string }) {
   const runtime = opts?.runtime;
-  return z.preprocess(
-    (v) => (v === null || v === undefined ? {} : v),
-    z
-      .custom<Record<string, unknown>>((v) => isPlainObject(v), { error: POLICY_NOT_A_MAP_MESSAGE })
-      .superRefine((policy, ctx) => {
-        for (const message of policyProblems(policy, runtime)) {
-          ctx.addIssue({ code: 'custom', message, input: policy });
-        }
-      })
+  return z.pipe(
+    z.transform((v: unknown) => (v === null || v === undefined ? {} : v)),
+    z.pipe(
+      z
+        .custom<Record<string, unknown>>((v) => isPlainObject(v), { error: POLICY_NOT_A_MAP_MESSAGE })
+        .check(
+          z.superRefine((policy, ctx) => {
+            for (const message of policyProblems(policy, runtime)) {
+              ctx.addIssue({ code: 'custom', message, input: policy });
+            }
+          }),
+        ),
       // fromEntries keeps a `__proto__` key as a key rather than a prototype.
-      .transform((policy) => Object.fromEntries(Object.entries(policy))),
+      z.transform((policy: Record<string, unknown>) => Object.fromEntries(Object.entries(policy))),
+    ),
   );
 }
 

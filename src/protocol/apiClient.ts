@@ -16,6 +16,7 @@ import { redact, type ProtocolEnv } from './env';
 import { errorMessage } from './failures';
 import {
   AgentEnvelopeSchema,
+  AuthMeSchema,
   ConversationEnvelopeSchema,
   ConversationListSchema,
   ConversationSchema,
@@ -24,6 +25,7 @@ import {
   parseJson,
   parseOrLog,
   type WireAgent,
+  type WireAuthMe,
   type WireConversation,
   type WireErrorBody,
 } from './schema';
@@ -147,6 +149,15 @@ export class ApiClient {
     }
     const next = page.data.meta?.next_cursor;
     return { rows: page.data.data, hasMore: !!page.data.meta?.has_more, nextCursor: next ?? undefined };
+  }
+
+  /** `GET /api/auth/me` (unenveloped): the user the key belongs to. A refused key throws FountainHttpError. */
+  async me(signal?: AbortSignal): Promise<WireAuthMe> {
+    const r = AuthMeSchema.safeParse(await this.getJson('/api/auth/me', signal));
+    if (!r.success) {
+      throw new FountainNetworkError(`Unexpected /api/auth/me answer: ${describeIssues(r.error)}`);
+    }
+    return r.data;
   }
 
   /** `GET /api/agents/{id}`. */

@@ -1,26 +1,30 @@
 /**
- * Every wire shape the client reads, as zod 4 schemas (house style §8.3: parse at the boundary).
+ * Every wire shape the client reads, as zod 4 schemas (house style §8.3: parse at the boundary), written with
+ * `zod/mini`, whose functions tree-shake (the classic API pulls all of zod into the bundle).
  * Objects are loose: unknown fields pass through so a newer server does not break us, and options stay verbatim.
  * Lists are validated item by item by the callers, so one bad entry never hides its neighbours.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Logger } from './env';
 
 const str = z.string();
-const optStr = z.string().nullish();
+const optStr = z.nullish(z.string());
+const nonEmpty = () => z.string().check(z.minLength(1));
+/** A JSON object with any keys (`z.record` would pull in another schema class for the same check). */
+const anyObject = () => z.looseObject({});
 
 // ---------- conversations (§2, §3) ----------
 
 /** One option exactly as the agent offered it; only `optionId` is required to be usable. */
 export const PermissionOptionSchema = z.looseObject({
-  optionId: z.string().min(1),
-  name: z.string().optional(),
-  kind: z.string().optional(),
+  optionId: nonEmpty(),
+  name: z.optional(z.string()),
+  kind: z.optional(z.string()),
 });
 export type WirePermissionOption = z.infer<typeof PermissionOptionSchema>;
 
 export const PendingRequestSchema = z.looseObject({
-  request_id: z.string().min(1),
+  request_id: nonEmpty(),
   tool: optStr,
   options: z.array(z.unknown()),
   asked_at: optStr,
@@ -30,15 +34,15 @@ export const PendingRequestSchema = z.looseObject({
 export type WirePendingRequest = z.infer<typeof PendingRequestSchema>;
 
 export const ConversationSchema = z.looseObject({
-  id: z.string().min(1),
+  id: nonEmpty(),
   title: optStr,
   agent_id: optStr,
   agent_name: optStr,
-  agent: z.looseObject({ name: optStr }).nullish(),
+  agent: z.nullish(z.looseObject({ name: optStr })),
   runtime: optStr,
   status: optStr,
-  permission_policy: z.record(z.string(), z.unknown()).nullish(),
-  pending_requests: z.array(z.unknown()).nullish(),
+  permission_policy: z.nullish(anyObject()),
+  pending_requests: z.nullish(z.array(z.unknown())),
   updated_at: optStr,
 });
 export type WireConversation = z.infer<typeof ConversationSchema>;
@@ -48,9 +52,9 @@ export const ConversationListSchema = z.looseObject({ data: z.array(z.unknown())
 export const ConversationEnvelopeSchema = z.looseObject({ data: z.unknown() });
 
 export const AgentSchema = z.looseObject({
-  id: z.string().min(1),
+  id: nonEmpty(),
   name: optStr,
-  permission_policy: z.record(z.string(), z.unknown()).nullish(),
+  permission_policy: z.nullish(anyObject()),
 });
 export type WireAgent = z.infer<typeof AgentSchema>;
 export const AgentEnvelopeSchema = z.looseObject({ data: AgentSchema });
@@ -65,8 +69,8 @@ export const OutputPayloadSchema = z.looseObject({
   turn_id: optStr,
   ts: optStr,
   conversation_id: optStr,
-  blocks: z.array(z.unknown()).nullish(),
-  id: z.union([z.number(), z.string()]).nullish(),
+  blocks: z.nullish(z.array(z.unknown())),
+  id: z.nullish(z.union([z.number(), z.string()])),
 });
 export type WireOutputPayload = z.infer<typeof OutputPayloadSchema>;
 
@@ -75,32 +79,32 @@ export const StagePayloadSchema = z.looseObject({
   kind: optStr,
   stage: str,
   state: str,
-  data: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+  data: z.nullish(z.union([z.string(), anyObject()])),
   turn_id: optStr,
   ts: optStr,
   conversation_id: optStr,
-  id: z.union([z.number(), z.string()]).nullish(),
+  id: z.nullish(z.union([z.number(), z.string()])),
 });
 export type WireStagePayload = z.infer<typeof StagePayloadSchema>;
 
 /** `request` stage data: `started` announces a held request, `done` resolves it. */
 export const RequestStageDataSchema = z.looseObject({
-  request_id: z.string().min(1),
+  request_id: nonEmpty(),
   outcome: optStr,
   option_id: optStr,
-  detached: z.boolean().nullish(),
-  timeout_ms: z.number().nullish(),
-  detached_timeout_ms: z.number().nullish(),
+  detached: z.nullish(z.boolean()),
+  timeout_ms: z.nullish(z.number()),
+  detached_timeout_ms: z.nullish(z.number()),
   tool: optStr,
-  options: z.array(z.unknown()).nullish(),
+  options: z.nullish(z.array(z.unknown())),
 });
 export type WireRequestStageData = z.infer<typeof RequestStageDataSchema>;
 
 export const TurnStageDataSchema = z.looseObject({
   turn_id: optStr,
-  turn_number: z.number().nullish(),
+  turn_number: z.nullish(z.number()),
   stop_reason: optStr,
-  waiting: z.boolean().nullish(),
+  waiting: z.nullish(z.boolean()),
   waiting_request_id: optStr,
   waiting_deadline: optStr,
 });
@@ -116,54 +120,57 @@ export const ConversationsChangedSchema = z.looseObject({ reason: optStr });
 
 export const PermissionRequestBlockSchema = z.looseObject({
   kind: z.literal('permission_request'),
-  request_id: z.string().min(1),
+  request_id: nonEmpty(),
   name: optStr,
   summary: optStr,
   body: optStr,
-  options: z.array(z.unknown()).nullish(),
+  options: z.nullish(z.array(z.unknown())),
 });
 export type WirePermissionRequestBlock = z.infer<typeof PermissionRequestBlockSchema>;
 
 export const DiffContentSchema = z.looseObject({
   type: z.literal('diff'),
   path: str,
-  oldText: z.string().nullish(),
+  oldText: z.nullish(z.string()),
   newText: str,
 });
 export const TextContentSchema = z.looseObject({
   type: z.literal('content'),
   content: z.looseObject({ type: z.literal('text'), text: str }),
 });
-export const LocationSchema = z.looseObject({ path: str, line: z.number().int().nullish() });
+export const LocationSchema = z.looseObject({
+  path: str,
+  line: z.nullish(z.number().check(z.refine(Number.isSafeInteger))),
+});
 
 export const ToolCallSchema = z.looseObject({
   toolCallId: optStr,
   title: optStr,
   kind: optStr,
   status: optStr,
-  rawInput: z.unknown().optional(),
-  content: z.array(z.unknown()).nullish(),
-  locations: z.array(z.unknown()).nullish(),
-  _meta: z.record(z.string(), z.unknown()).nullish(),
+  rawInput: z.optional(z.unknown()),
+  content: z.nullish(z.array(z.unknown())),
+  locations: z.nullish(z.array(z.unknown())),
+  _meta: z.nullish(anyObject()),
 });
 
 export const RequestPermissionParamsSchema = z.looseObject({
   sessionId: optStr,
   toolCall: ToolCallSchema,
   options: z.array(z.unknown()),
-  _meta: z
-    .looseObject({
-      fountain: z.looseObject({ timeout: z.unknown().optional() }).nullish(),
-      'fountain.sandboxLocations': z.array(z.unknown()).nullish(),
-    })
-    .nullish(),
+  _meta: z.nullish(
+    z.looseObject({
+      fountain: z.nullish(z.looseObject({ timeout: z.optional(z.unknown()) })),
+      'fountain.sandboxLocations': z.nullish(z.array(z.unknown())),
+    }),
+  ),
 });
 export type WireRequestPermissionParams = z.infer<typeof RequestPermissionParamsSchema>;
 
 /** The stored `session/request_permission` line, with the id Fountain minted (`7.1f0c…`). */
 export const RequestPermissionLineSchema = z.looseObject({
   jsonrpc: optStr,
-  id: z.union([z.string().min(1), z.number()]),
+  id: z.union([nonEmpty(), z.number()]),
   method: z.literal('session/request_permission'),
   params: RequestPermissionParamsSchema,
 });
@@ -172,20 +179,29 @@ export const RequestPermissionLineSchema = z.looseObject({
 
 export const AnswerOkSchema = z.looseObject({ ok: z.literal(true) });
 
+/** `GET /api/auth/me` (unenveloped, §1): who the key belongs to. */
+export const AuthMeSchema = z.looseObject({
+  id: nonEmpty(),
+  email: optStr,
+  role: optStr,
+  email_verified: z.nullish(z.boolean()),
+});
+export type WireAuthMe = z.infer<typeof AuthMeSchema>;
+
 export const ErrorBodySchema = z.looseObject({
   error: optStr,
   reason: optStr,
   message: optStr,
-  errors: z.unknown().optional(),
+  errors: z.optional(z.unknown()),
   upgrade_url: optStr,
 });
 export type WireErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export const EventsPageSchema = z.looseObject({
   data: z.array(z.unknown()),
-  meta: z
-    .looseObject({ has_more: z.boolean().nullish(), next_cursor: z.union([z.number(), z.string()]).nullish() })
-    .nullish(),
+  meta: z.nullish(
+    z.looseObject({ has_more: z.nullish(z.boolean()), next_cursor: z.nullish(z.union([z.number(), z.string()])) }),
+  ),
 });
 
 /** `{kind, ...}` of a /events row, enough to route it to the output or stage schema. */
@@ -194,7 +210,7 @@ export const LogEventHeadSchema = z.looseObject({ id: z.union([z.number(), z.str
 // ---------- helpers ----------
 
 /** safeParse that logs what was wrong (without the payload) and returns undefined. */
-export function parseOrLog<T>(schema: z.ZodType<T>, value: unknown, what: string, logger: Logger): T | undefined {
+export function parseOrLog<T>(schema: z.ZodMiniType<T>, value: unknown, what: string, logger: Logger): T | undefined {
   const r = schema.safeParse(value);
   if (r.success) {
     return r.data;
@@ -203,11 +219,27 @@ export function parseOrLog<T>(schema: z.ZodType<T>, value: unknown, what: string
   return undefined;
 }
 
-export function describeIssues(error: z.ZodError): string {
+/** `path: what was wrong` for the first five issues (zod/mini loads no locale, so the words are ours). */
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${issueText(i)}`)
     .join('; ');
+}
+
+function issueText(i: z.core.$ZodIssue): string {
+  switch (i.code) {
+    case 'invalid_type':
+      return `expected ${i.expected}`;
+    case 'too_small':
+      return `too small (minimum ${String(i.minimum)})`;
+    case 'invalid_value':
+      return `expected one of ${i.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union':
+      return 'matches none of the allowed shapes';
+    default:
+      return i.message;
+  }
 }
 
 /** JSON.parse without throwing. */

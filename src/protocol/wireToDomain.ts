@@ -4,7 +4,7 @@
  */
 import type { ConversationInfo, DiffContent, PermissionOption, ToolLocation } from '../domain/model';
 import type { PartialDetails } from '../domain/requestMerge';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Logger } from './env';
 import {
   DiffContentSchema,
@@ -240,7 +240,7 @@ export function permissionSightings(
 }
 
 /** The JSON `data` of a stage event, validated; undefined (logged) when it is not. */
-export function stageData<T>(s: WireStagePayload, schema: z.ZodType<T>, logger: Logger): T | undefined {
+export function stageData<T>(s: WireStagePayload, schema: z.ZodMiniType<T>, logger: Logger): T | undefined {
   let raw: unknown = s.data ?? {};
   if (typeof raw === 'string') {
     const j = parseJson(raw);

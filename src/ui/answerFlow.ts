@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import { answerThroughInbox, type AnswerSender } from '../domain/answering';
 import { Emitter, type Event } from '../domain/events';
 import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
-import { describeTimeAgo } from '../domain/inertText';
 import { AGENT_EXITED, type AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
 import { showErrorWithLogs } from '../platform/window';
 import { inertLine } from './display';
 import { Strings } from './strings';
+import { Time } from './time';
 
 /** One answer sent from this extension, and what the server made of it. */
 export interface AnsweredEvent {
@@ -83,7 +83,7 @@ export class AnswerFlow {
 
   /** "Already answered elsewhere: Reject 2 min ago", "No longer waiting: expired", … */
   describeClosure(item: InboxItem, closure: Closure, optionName?: string): string {
-    const ago = describeTimeAgo(this.now() - closure.at).english;
+    const ago = Time.ago(this.now() - closure.at);
     const label = inertLine(item.label);
     switch (closure.kind) {
       case 'resolvedElsewhere': {

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import type { Config } from '../platform/config';
-import type { ApiKeyStore } from '../platform/secrets';
+import type { Logger } from '../platform/log';
+import type { ApiKeyStore, StoredAccount } from '../platform/secrets';
+import { defaultEnv } from '../protocol/env';
+import { checkKey } from '../protocol/whoami';
+import { inertLine } from './display';
 import { Strings } from './strings';
 
 /** Sandbox tokens are scoped `sprite:<conversation>`; they are refused by the answer route. */
@@ -8,30 +12,73 @@ function looksLikeSandboxToken(key: string): boolean {
   return /^sprite[:_]/i.test(key);
 }
 
-/** "Fountain: Sign In": asks for a key with a password box and keeps it in SecretStorage. */
-export async function signIn(config: Config, keys: ApiKeyStore): Promise<boolean> {
+/** How a signed-in account is named: its e-mail, else the server's user id. */
+export function accountName(account: StoredAccount | undefined): string {
+  return account?.email || account?.id || '?';
+}
+
+/**
+ * "Fountain: Sign In" (and the Accounts menu's "Sign in with Fountain"): asks for a key with a password box, asks the
+ * server whose key it is (`GET /api/auth/me`), and only then keeps it in SecretStorage. A refused key is reported with
+ * the server's own reason, shown as inert text, and nothing is stored.
+ */
+export async function signIn(
+  config: Config,
+  keys: ApiKeyStore,
+  log: Logger,
+): Promise<{ server: string; account: StoredAccount } | undefined> {
   const server = config.serverUrl;
   if (!server) {
     const pick = await vscode.window.showWarningMessage(Strings.noServer, Strings.openSettings);
     if (pick === Strings.openSettings) {
       await vscode.commands.executeCommand('workbench.action.openSettings', 'fountain.serverUrl');
     }
-    return false;
+    return undefined;
   }
-  const key = await vscode.window.showInputBox({
-    title: Strings.apiKeyPrompt(server),
-    placeHolder: Strings.apiKeyPlaceholder,
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: (v) =>
-      !v.trim() ? Strings.apiKeyEmpty : looksLikeSandboxToken(v.trim()) ? Strings.apiKeySandbox : undefined,
-  });
-  if (!key?.trim()) {
-    return false;
+  const key = (
+    await vscode.window.showInputBox({
+      title: Strings.apiKeyPrompt(server),
+      placeHolder: Strings.apiKeyPlaceholder,
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        !v.trim() ? Strings.apiKeyEmpty : looksLikeSandboxToken(v.trim()) ? Strings.apiKeySandbox : undefined,
+    })
+  )?.trim();
+  if (!key) {
+    return undefined;
   }
-  await keys.store(server, key.trim());
-  void vscode.window.showInformationMessage(Strings.signedIn(server));
-  return true;
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: Strings.checkingKey(server) },
+    () => checkKey(server, key, defaultEnv(log), { allowInsecureHttp: config.allowInsecureHttp }),
+  );
+  switch (result.kind) {
+    case 'ok':
+      await keys.store(server, key, result.account);
+      log.info(`signed in to ${result.server} as user ${result.account.id}`);
+      void vscode.window.showInformationMessage(Strings.signedInAs(server, inertLine(accountName(result.account))));
+      return { server, account: result.account };
+    case 'refused': {
+      log.warn(`sign-in: the server refused the key (${result.status} ${result.reason ?? ''}); nothing was stored`);
+      const reason = inertLine(result.error || result.reason || String(result.status));
+      void vscode.window.showErrorMessage(
+        result.reason
+          ? Strings.keyRefusedWithCode(server, reason, inertLine(result.reason))
+          : Strings.keyRefused(server, reason),
+      );
+      return undefined;
+    }
+    case 'sandboxToken':
+      void vscode.window.showErrorMessage(Strings.apiKeySandbox);
+      return undefined;
+    case 'badUrl':
+      void vscode.window.showErrorMessage(Strings.keyNotChecked(server, result.message));
+      return undefined;
+    case 'unreachable':
+      log.warn(`sign-in: could not check the key: ${result.message}`);
+      void vscode.window.showErrorMessage(Strings.keyNotChecked(server, inertLine(result.message)));
+      return undefined;
+  }
 }
 
 /** "Fountain: Sign Out": confirms, then deletes the stored key for the configured server. */
@@ -43,8 +90,9 @@ export async function signOut(config: Config, keys: ApiKeyStore): Promise<boolea
   }
   const current = await keys.get(server);
   if (current?.source !== 'secretStorage') {
-    const extra = current?.source === 'environment' ? ' ' + Strings.keyFromEnvironment : '';
-    void vscode.window.showInformationMessage(Strings.notSignedIn(server) + extra);
+    void vscode.window.showInformationMessage(
+      current?.source === 'environment' ? Strings.notSignedInKeyFromEnvironment(server) : Strings.notSignedIn(server),
+    );
     return false;
   }
   const pick = await vscode.window.showWarningMessage(Strings.confirmSignOut(server), Strings.signOut, Strings.cancel);

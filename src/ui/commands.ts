@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Inbox, InboxItem } from '../domain/inbox';
-import { formatCountdown } from '../domain/inertText';
+import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import type { PermissionOption } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
@@ -87,8 +87,8 @@ export class RequestCommands {
         ),
         detail:
           i.deadline !== undefined
-            ? CommandStrings.left(formatCountdown(i.deadline - Date.now()).text)
-            : CommandStrings.waitingSince(new Date(i.askedAt).toLocaleTimeString()),
+            ? CommandStrings.left(Time.left(i.deadline - Date.now()))
+            : CommandStrings.waitingSince(Time.timeOfDay(i.askedAt)),
         item: i,
       }));
       const pick = await vscode.window.showQuickPick(picks, {

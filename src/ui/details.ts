@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
-import { formatCountdown } from '../domain/inertText';
+import { Time } from './time';
 import { AGENT_EXITED } from '../domain/model';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLine } from './display';
@@ -119,11 +119,11 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     if (this._provenance) {
       field(PolicyStrings.whyAsked, this._provenance.describe(item));
     }
-    field(DetailStrings.askedAt, new Date(item.askedAt).toISOString());
+    field(DetailStrings.askedAt, Time.dateTime(item.askedAt));
     if (item.deadline !== undefined) {
       field(
         DetailStrings.deadline,
-        `${new Date(item.deadline).toISOString()} (${item.detached ? DetailStrings.detached : DetailStrings.inTurn})`,
+        `${Time.dateTime(item.deadline)} (${item.detached ? DetailStrings.detached : DetailStrings.inTurn})`,
       );
     }
     if (r.metaTimeoutSec !== undefined) {
@@ -179,11 +179,11 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
 
   private status(item: InboxItem): string {
     const s = item.state;
-    const at = (ms: number) => new Date(ms).toISOString();
+    const at = (ms: number) => Time.dateTime(ms);
     switch (s.kind) {
       case 'open':
         return item.deadline !== undefined
-          ? DetailStrings.waitingLeft(formatCountdown(item.deadline - this.now()).text)
+          ? DetailStrings.waitingLeft(Time.left(item.deadline - this.now()))
           : DetailStrings.waiting;
       case 'answering':
         return DetailStrings.answering(inertLine(s.optionId));

@@ -9,6 +9,7 @@ import type { AnsweredEvent } from './answerFlow';
 import { inertBlock, inertLabel, inertLine } from './display';
 import type { ProvenanceService } from './provenanceService';
 import { HistoryStrings, PolicyStrings } from './strings';
+import { Time } from './time';
 
 /** `fountain.history.*` and `fountain.recommendations.*`, read live. */
 export const historySettings = {
@@ -124,7 +125,10 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
       if (this.recommendations().length) {
         groups.push(this.issue({ kind: 'group', group: 'recommendations' }));
       }
-      groups.push(this.issue({ kind: 'group', group: 'answers' }));
+      // No answers and nothing to suggest: no rows, so VS Code shows the view's welcome content.
+      if (groups.length || this.history.entries().length) {
+        groups.push(this.issue({ kind: 'group', group: 'answers' }));
+      }
       return groups;
     }
     if (element.kind === 'group') {
@@ -193,7 +197,7 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
           e.kind && inertLine(e.kind),
           inertLine(e.optionId),
           HistoryStrings.outcome(e.outcome),
-          new Date(e.at).toLocaleString(),
+          Time.dateTime(e.at),
         ]
           .filter(Boolean)
           .join(' · ');
@@ -222,7 +226,7 @@ export function recommendationEvidence(r: Recommendation): string {
 
 function entryTooltip(e: HistoryEntry): string {
   const lines = [e.label !== undefined ? inertBlock(e.label) : HistoryStrings.labelHidden, ''];
-  lines.push(HistoryStrings.at(new Date(e.at).toISOString()));
+  lines.push(HistoryStrings.at(Time.dateTime(e.at)));
   lines.push(HistoryStrings.kind(inertLine(e.kind ?? '—')));
   lines.push(HistoryStrings.option(inertLine(e.optionId), inertLine(e.optionKind ?? '—')));
   lines.push(HistoryStrings.outcomeLine(HistoryStrings.outcome(e.outcome) + (e.detail ? ` (${e.detail})` : '')));

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
 import { Emitter, type Event } from '../domain/events';
-import { formatCountdown } from '../domain/inertText';
-import { AGENT_EXITED } from '../domain/model';
+import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
-import type { ConversationInfo } from '../domain/model';
+import { AGENT_EXITED, type ConversationInfo } from '../domain/model';
 import { isLocalSource } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from './display';
@@ -259,7 +258,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const s: ItemState = item.state;
     switch (s.kind) {
       case 'open':
-        return item.deadline !== undefined ? TreeStrings.left(formatCountdown(item.deadline - this.now()).text) : '';
+        return item.deadline !== undefined ? TreeStrings.left(Time.left(item.deadline - this.now())) : '';
       case 'answering':
         return TreeStrings.answering;
       case 'leftOpen':

@@ -86,10 +86,12 @@ export function vscodePolicyPrompts(
         label: r.group === 'title' ? inertLine(r.key) : r.key,
         description:
           r.before !== undefined
-            ? PolicyStrings.changed(r.before, r.explicit ? r.verdict : PolicyStrings.inherited(r.verdict, 'default'))
+            ? PolicyStrings.changed(r.before, r.explicit ? r.verdict : PolicyStrings.inheritedDefault(r.verdict))
             : r.explicit
               ? PolicyStrings.explicit(r.verdict)
-              : PolicyStrings.inherited(r.verdict, r.group === 'default' ? 'built-in' : 'default'),
+              : r.group === 'default'
+                ? PolicyStrings.inheritedBuiltin(r.verdict)
+                : PolicyStrings.inheritedDefault(r.verdict),
         action: { type: 'key', key: r.key },
       });
       items.push({ label: PolicyStrings.kindsSeparator, kind: vscode.QuickPickItemKind.Separator });

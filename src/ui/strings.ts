@@ -13,14 +13,25 @@ const AuthStrings = {
   apiKeySandbox: vscode.l10n.t(
     'This looks like a sandbox token (FOUNTAIN_TOKEN). Sandbox tokens may not answer requests: use a user key.',
   ),
-  signedIn: (server: string) => vscode.l10n.t('Signed in to Fountain at {0}.', server),
+  checkingKey: (server: string) => vscode.l10n.t('Checking the key with {0}…', server),
+  signedInAs: (server: string, who: string) => vscode.l10n.t('Signed in to {0} as {1}.', server, who),
+  keyRefused: (server: string, reason: string) =>
+    vscode.l10n.t('{0} refused this key: {1}. Nothing was stored.', server, reason),
+  keyRefusedWithCode: (server: string, reason: string, code: string) =>
+    vscode.l10n.t('{0} refused this key: {1} ({2}). Nothing was stored.', server, reason, code),
+  keyNotChecked: (server: string, why: string) =>
+    vscode.l10n.t('Could not check the key with {0}: {1}. Nothing was stored.', server, why),
+  accountLabel: (who: string, server: string) => vscode.l10n.t('{0} on {1}', who, server),
+  signInCancelled: vscode.l10n.t('Sign-in to Fountain was cancelled or refused.'),
   confirmSignOut: (server: string) =>
     vscode.l10n.t('Sign out of Fountain at {0}? Approval requests stop arriving until you sign in again.', server),
   signedOut: (server: string) => vscode.l10n.t('Signed out of Fountain at {0}.', server),
   notSignedIn: (server: string) => vscode.l10n.t('You are not signed in to {0} with a stored key.', server),
-  keyFromEnvironment: vscode.l10n.t(
-    'The key in use comes from the FOUNTAIN_API_KEY environment variable; unset it to stop using it.',
-  ),
+  notSignedInKeyFromEnvironment: (server: string) =>
+    vscode.l10n.t(
+      'You are not signed in to {0} with a stored key. The key in use comes from the FOUNTAIN_API_KEY environment variable; unset it to stop using it.',
+      server,
+    ),
 };
 
 /** Strings of the approval flow. */
@@ -252,7 +263,8 @@ export const PolicyStrings = {
   titlesSeparator: vscode.l10n.t('Title keys (match one exact tool title)'),
   otherSeparator: vscode.l10n.t('Other'),
   explicit: (verdict: string) => vscode.l10n.t('{0} (set)', verdict),
-  inherited: (verdict: string, from: string) => vscode.l10n.t('{0} (from {1})', verdict, from),
+  inheritedDefault: (verdict: string) => vscode.l10n.t('{0} (from default)', verdict),
+  inheritedBuiltin: (verdict: string) => vscode.l10n.t('{0} (built-in)', verdict),
   changed: (before: string, after: string) => vscode.l10n.t('{0} → {1}', before, after),
   askTimeout: vscode.l10n.t('ask_timeout'),
   askTimeoutDetail: vscode.l10n.t('How long a detached request waits for an answer, in seconds'),

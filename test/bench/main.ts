@@ -11,6 +11,7 @@ import { nullLogger } from '../../src/protocol/env';
 import { FountainClient } from '../../src/protocol/fountainClient';
 import { RequestAssembler } from '../../src/protocol/requestAssembler';
 import { MemoryCursorStore } from '../memoryCursorStore';
+import { activationBench } from './activation';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { generate } from './gen';
 
@@ -154,6 +155,7 @@ function heapGrowthMb(): { mb: number; open: number } {
 }
 
 async function main(): Promise<void> {
+  const act = activationBench();
   baselineSeconds();
   pipelineSeconds(); // warm-up
   const base = best(5, baselineSeconds);
@@ -194,6 +196,21 @@ async function main(): Promise<void> {
       bf.ms <= 1500 && bf.opened === DETACHED && bf.openKeys === DETACHED,
     ],
     ['backfill max requests in flight (local server count)', String(bf.maxInFlight), '≤ 4', bf.maxInFlight <= 4],
+    [
+      'dist/extension.js, minified (1 KB = 1000 bytes)',
+      `${act.bundleKb.toFixed(1)} KB`,
+      '≤ 150 KB',
+      act.bundleKb <= 150,
+    ],
+    [
+      `require() of eventsource-parser alone (baseline, median of ${act.runs} fresh processes)`,
+      `${act.baselineMs.toFixed(2)} ms`,
+      '—',
+      undefined,
+    ],
+    ['activation: require() of the bundle', `${act.loadMs.toFixed(2)} ms`, '—', undefined],
+    ['activation: activate() until the first connection attempt', `${act.activateMs.toFixed(2)} ms`, '—', undefined],
+    ['activation: module load + activate(), median', `${act.totalMs.toFixed(2)} ms`, '≤ 20 ms', act.totalMs <= 20],
   ];
   const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];
   const line = (a: string, b: string, c: string, d: string) =>

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { startFakeModel, type FakeModel } from '../server/agents/real/fakeModel';
+import { startFakeModel, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');

@@ -101,6 +101,15 @@ describe('UI: approval History view and policy recommendations', function () {
     return (await server.answersFor(conversationId)).map((e) => ({ status: e.status, body: e.body }));
   }
 
+  it('an empty History view shows its welcome text instead of an empty "Answers (0)" group', async () => {
+    const { page } = wb;
+    await openHistory(page);
+    await historyPane(page)
+      .locator('.welcome-view-content', { hasText: 'No answers yet.' })
+      .waitFor({ timeout: 20_000 });
+    assert.deepEqual(await rowTexts(page), []);
+  });
+
   it('lists the answers given from the toasts, newest first, with kind and option; recommends only past the thresholds', async () => {
     const { page } = wb;
     // Two read requests in one conversation: 2 answers but 1 conversation, below minConversations.

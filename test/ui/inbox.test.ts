@@ -235,7 +235,7 @@ describe('UI: approving in the real workbench', function () {
     assert.equal((await server.answersFor(id)).length, 0, 'looking sends nothing');
   });
 
-  it('the tree answers too: the inline Reject action, and Ctrl+Alt+Y on the focused request', async () => {
+  it('the tree answers too: the inline Reject action, and Ctrl+Alt+Shift+A on the focused request', async () => {
     const { page } = wb;
     const rejectId = await server.startConversation('gemini', 'run: touch tree-reject.txt', { title: 'Tree reject' });
     const allowId = await server.startConversation('claude', 'run: touch tree-allow.txt', { title: 'Tree allow' });
@@ -255,7 +255,7 @@ describe('UI: approving in the real workbench', function () {
     );
     const allowRow = treeRow(page, 'touch tree-allow.txt').first();
     await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
-    await page.keyboard.press('Control+Alt+Y');
+    await page.keyboard.press('Control+Alt+Shift+A');
     const allowed = await until('the keyboard allow', async () => {
       const a = await server.answersFor(allowId);
       return a.length ? a : undefined;

@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+// @vscode/vsce ships no type declarations; listFiles is what `vsce ls` prints.
+const vsce = createRequire(__filename)('@vscode/vsce') as {
+  listFiles(o: { cwd: string; packageManager: 'none' }): Promise<string[]>;
+};
+
+interface Manifest {
+  icon?: string;
+  engines: { vscode: string };
+  extensionKind?: string[];
+  categories: string[];
+  repository?: { url: string };
+  bugs?: { url: string };
+  homepage?: string;
+  devDependencies: Record<string, string>;
+  contributes: { keybindings: Array<{ key: string; mac?: string; when?: string }> };
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
+
+describe('the manifest and the packaged files', () => {
+  it('the .vsix holds the bundles, the 128 px icon, the l10n bundle and docs, and no screenshots or sources', async () => {
+    const files = (await vsce.listFiles({ cwd: ROOT, packageManager: 'none' })).sort();
+    assert.deepEqual(
+      files.filter((f) => !f.startsWith('media/walkthrough/')),
+      [
+        'CHANGELOG.md',
+        'LICENSE',
+        'README.md',
+        // (the bundle exists once built: npm test builds before the unit tier)
+        ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
+        // the local-agent bundle, loaded on the first Start Local Agent
+        ...(fs.existsSync(path.join(ROOT, 'dist/local.js')) ? ['dist/local.js'] : []),
+        'l10n/bundle.l10n.json',
+        'media/fountain.svg',
+        'media/icon.png',
+        'package.json',
+        'package.nls.json',
+      ],
+    );
+    assert.ok(files.includes('media/walkthrough/signIn.md'));
+  });
+
+  it('the icon is a 128 × 128 PNG', () => {
+    assert.equal(manifest.icon, 'media/icon.png');
+    const png = fs.readFileSync(path.join(ROOT, manifest.icon));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  });
+
+  it('findable and remote-ready: links, categories, extensionKind; the engines floor is the API version type-checked', () => {
+    assert.ok(manifest.repository?.url && manifest.bugs?.url && manifest.homepage);
+    assert.deepEqual(manifest.categories, ['AI', 'Chat']);
+    assert.deepEqual(manifest.extensionKind, ['ui', 'workspace']);
+    // `npm run typecheck` compiles src against @types/vscode; it must be the floor, not newer.
+    assert.equal(manifest.engines.vscode, `^${manifest.devDependencies['@types/vscode']}`);
+  });
+});
