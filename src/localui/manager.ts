@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { LocalAgentSession, LocalAgentSpec, LocalSessionExit, PendingAsk } from '../local';
 import type { SourceEnv } from '../local/launch';
+import type { WireListener } from '../local/wire';
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalModule } from './loader';
 
@@ -163,6 +164,13 @@ export class LocalSessionManager extends Disposable {
     this.envOverride = env;
   }
 
+  private wireTap: WireListener | undefined;
+
+  /** Tests: every JSON-RPC line of the agents started from now on, in each direction (undefined: none). */
+  useWireTap(listener: WireListener | undefined): void {
+    this.wireTap = listener;
+  }
+
   /** Starts `spec` in `folder`. Throws UntrustedWorkspaceError, AgentNotFoundError or AgentStartError. */
   async start(spec: LocalAgentSpec, folder: LocalFolder): Promise<ManagedSession> {
     const local = this.module();
@@ -179,6 +187,7 @@ export class LocalSessionManager extends Disposable {
         }
       },
       sourceEnv: this.sourceEnv,
+      ...(this.wireTap ? { onWire: this.wireTap } : {}),
       log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
       ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
     });

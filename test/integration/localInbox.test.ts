@@ -1,0 +1,318 @@
+// Local agents' requests in the inbox, in the real extension host: the published claude-agent-acp and Gemini CLI
+// (test/harness/setup-acp-agents.sh) started by Start Local Agent on the scripted loopback model. A request reaches
+// the inbox with the agent's own option ids; the answer goes through the same flow as a tree or toast click; the
+// JSON-RPC lines between us and the agent (the wire tap) show exactly what was sent.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { InboxItem } from '../../src/domain/inbox';
+import type { TestApi } from '../../src/extension';
+import { startFakeModel, type FakeModel } from '../support/scriptedModel';
+import { getApi, waitFor } from './support';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
+const CLAUDE = path.join(BIN, 'claude-agent-acp');
+const GEMINI = path.join(BIN, 'gemini');
+const CLAUDE_NAME = 'Claude Code (claude-agent-acp)';
+
+interface RpcMessage {
+  readonly id?: unknown;
+  readonly method?: string;
+  readonly params?: { toolCall?: { toolCallId?: string }; options?: { optionId: string; kind: string }[] };
+  readonly result?: { outcome?: { outcome: string; optionId?: string } };
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The agent's session/request_permission for the item's tool call, and what we answered it (if anything). */
+function wireOf(api: TestApi, item: InboxItem): { request: RpcMessage; response?: RpcMessage } {
+  const lines = api.local.wire().map((l) => ({ direction: l.direction, m: l.message as RpcMessage }));
+  const request = lines.find(
+    (l) =>
+      l.direction === 'in' &&
+      l.m.method === 'session/request_permission' &&
+      l.m.params?.toolCall?.toolCallId === item.request.toolCallId,
+  )?.m;
+  assert.ok(request, `no session/request_permission on the wire for ${item.request.toolCallId}`);
+  const response = lines.find(
+    (l) => l.direction === 'out' && l.m.method === undefined && JSON.stringify(l.m.id) === JSON.stringify(request.id),
+  )?.m;
+  return { request, response };
+}
+
+describe('local agents in the inbox', function () {
+  this.timeout(180_000);
+  const folder = vscode.workspace.workspaceFolders![0];
+  let root: string;
+  let model: FakeModel | undefined;
+  const pids: number[] = [];
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-localinbox-'));
+    model = await startFakeModel();
+    const api = await getApi();
+    const home = path.join(root, 'home');
+    const claudeDir = path.join(home, '.claude');
+    fs.mkdirSync(claudeDir, { recursive: true });
+    fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'tmp'));
+    const quiet = {
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_BUG_COMMAND: '1',
+    };
+    fs.writeFileSync(
+      path.join(claudeDir, 'settings.json'),
+      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
+    );
+    fs.writeFileSync(
+      path.join(home, '.gemini', 'settings.json'),
+      JSON.stringify({
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+      }),
+    );
+    api.local.useSourceEnv({
+      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      HOME: home,
+      TMPDIR: path.join(root, 'tmp'),
+      LANG: 'C.UTF-8',
+      ANTHROPIC_BASE_URL: model.baseUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+      CLAUDE_CONFIG_DIR: claudeDir,
+      GOOGLE_GEMINI_BASE_URL: model.baseUrl,
+      GEMINI_API_KEY: 'fake-offline-gemini-key',
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+    });
+    api.local.wire(); // starts the tap for the agents started from here on
+  });
+  after(async () => {
+    const api = await getApi();
+    api.local.useSourceEnv(undefined);
+    await Promise.all(api.local.sessions().map((s) => vscode.commands.executeCommand('fountain.local.stop', s.id)));
+    for (const pid of pids) {
+      if (groupAlive(pid)) {
+        process.kill(-pid, 'SIGKILL');
+      }
+    }
+    await model?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  async function start(agent: string): Promise<{ api: TestApi; id: string; pid: number }> {
+    const api = await getApi();
+    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+      agent,
+      folder: folder.uri.fsPath,
+    });
+    assert.ok(id, `${agent} did not start`);
+    const pid = api.local.sessions().find((s) => s.id === id)!.pid!;
+    pids.push(pid);
+    return { api, id, pid };
+  }
+
+  /** Sends a prompt that makes the model run a command creating `file`; resolves with the request in the inbox. */
+  async function ask(api: TestApi, id: string, file: string): Promise<InboxItem> {
+    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `Please create file ${file} containing ok.`);
+    return waitFor(
+      'the local request in the inbox',
+      () => api.items().find((i) => i.key.server === `local:${id}` && i.pending),
+      90_000,
+    );
+  }
+
+  const idle = (api: TestApi, id: string) =>
+    waitFor('the turn to end', () => api.local.sessions().find((s) => s.id === id)?.status === 'idle', 60_000);
+
+  it('claude: the request reaches the inbox with its option ids; Allow runs the command and the response carried that optionId; Reject runs nothing', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const { api, id, pid } = await start('preset:claude');
+    const group = () => api.tree().find((g) => g.label === `Local · ${CLAUDE_NAME} · ${folder.name}`);
+    assert.match(group()?.description ?? '', /^idle · nothing waiting$/, 'the session is a group while idle');
+
+    const file = `local-allow-${randomUUID().slice(0, 8)}.txt`;
+    const item = await ask(api, id, file);
+    const { request } = wireOf(api, item);
+    assert.deepEqual(
+      item.request.options.map((o) => o.optionId),
+      request.params!.options!.map((o) => o.optionId),
+      "the inbox offers exactly claude's option ids",
+    );
+    assert.equal(item.request.kind, 'execute');
+    assert.equal(item.conversation.title, `Local · ${CLAUDE_NAME} · ${folder.name}`);
+    await waitFor('the group showing waiting', () => /^waiting · 1 waiting$/.test(group()?.description ?? ''), 5000);
+    const row = group()!.children.find((c) => c.tooltip.includes(item.label))!;
+    assert.ok(row, 'the request is a row of the local group');
+    assert.match(
+      row.tooltip,
+      new RegExp(`asked by "default" in the local policy of ${CLAUDE_NAME.replace(/[()]/g, '\\$&')}`),
+    );
+    assert.equal(api.provenance(item.id).full, `asked by "default" in the local policy of ${CLAUDE_NAME}`);
+    assert.match(api.detailsText(item.id), /local policy of Claude Code/);
+
+    const allow = item.request.options.find((o) => o.kind === 'allow_once')!;
+    assert.deepEqual(await api.answer(item.id, allow.optionId), { kind: 'answered' });
+    await waitFor(
+      'the file the allowed command writes',
+      () => fs.existsSync(path.join(folder.uri.fsPath, file)),
+      60_000,
+    );
+    assert.deepEqual(wireOf(api, item).response?.result?.outcome, { outcome: 'selected', optionId: allow.optionId });
+    assert.equal(api.items().find((i) => i.id === item.id)?.state.kind, 'answeredByYou');
+    await idle(api, id);
+    fs.rmSync(path.join(folder.uri.fsPath, file), { force: true });
+
+    const denied = `local-reject-${randomUUID().slice(0, 8)}.txt`;
+    const second = await ask(api, id, denied);
+    const reject = second.request.options.find((o) => o.kind === 'reject_once')!;
+    assert.deepEqual(await api.answer(second.id, reject.optionId), { kind: 'answered' });
+    await idle(api, id);
+    assert.deepEqual(wireOf(api, second).response?.result?.outcome, { outcome: 'selected', optionId: reject.optionId });
+    assert.equal(fs.existsSync(path.join(folder.uri.fsPath, denied)), false, 'the rejected command ran');
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+    assert.equal(groupAlive(pid), false);
+  });
+
+  it('gemini: the same round trip with its own option ids', async function () {
+    if (!fs.existsSync(GEMINI)) {
+      this.skip();
+    }
+    const { api, id, pid } = await start('preset:gemini');
+    const file = `local-gemini-${randomUUID().slice(0, 8)}.txt`;
+    const item = await ask(api, id, file);
+    const { request } = wireOf(api, item);
+    const ids = item.request.options.map((o) => o.optionId);
+    assert.deepEqual(
+      ids,
+      request.params!.options!.map((o) => o.optionId),
+    );
+    assert.ok(!ids.includes('allow'), `gemini's own ids, not claude's: ${ids.join(', ')}`);
+    assert.equal(item.conversation.title, `Local · Gemini CLI · ${folder.name}`);
+    const allow = item.request.options.find((o) => o.kind === 'allow_once')!;
+    assert.deepEqual(await api.answer(item.id, allow.optionId), { kind: 'answered' });
+    await waitFor(
+      'the file the allowed command writes',
+      () => fs.existsSync(path.join(folder.uri.fsPath, file)),
+      60_000,
+    );
+    assert.deepEqual(wireOf(api, item).response?.result?.outcome, { outcome: 'selected', optionId: allow.optionId });
+    fs.rmSync(path.join(folder.uri.fsPath, file), { force: true });
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+    assert.equal(groupAlive(pid), false);
+  });
+
+  it('a short ask timeout sends the first reject option and the item shows expired; provenance names the kind key', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const config = vscode.workspace.getConfiguration('fountain');
+    const name = 'Claude, quick asks';
+    await config.update(
+      'localAgents',
+      [
+        {
+          name,
+          command: 'claude-agent-acp',
+          runtime: 'claude',
+          env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
+          policy: { execute: 'ask', default: 'auto_deny', ask_timeout: 3 },
+        },
+      ],
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const { api, id, pid } = await start(`config:${name}`);
+      const file = `local-timeout-${randomUUID().slice(0, 8)}.txt`;
+      const item = await ask(api, id, file);
+      assert.equal(api.provenance(item.id).full, `asked by kind "execute" in the local policy of ${name}`);
+      assert.equal(await api.provenance(item.id).toast, `asked by kind "execute" in the local policy of ${name}`);
+      const firstReject = item.request.options.find((o) => o.kind.startsWith('reject_'))!;
+      const expired = await waitFor(
+        'the item expired with the reject option sent',
+        () => {
+          const s = api.items().find((i) => i.id === item.id)?.state;
+          return s?.kind === 'expired' && s.optionId === firstReject.optionId ? s : undefined;
+        },
+        30_000,
+      );
+      assert.equal(expired.source, 'server');
+      assert.deepEqual(wireOf(api, item).response?.result?.outcome, {
+        outcome: 'selected',
+        optionId: firstReject.optionId,
+      });
+      const row = api
+        .tree()
+        .flatMap((g) => g.children)
+        .find((c) => c.tooltip.includes(item.label));
+      assert.match(row?.description ?? '', /expired/);
+      await idle(api, id);
+      assert.equal(fs.existsSync(path.join(folder.uri.fsPath, file)), false);
+      await vscode.commands.executeCommand('fountain.local.stop', id);
+      assert.equal(groupAlive(pid), false);
+    } finally {
+      await config.update('localAgents', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Stop with a request open sends cancelled and the item closes', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const { api, id, pid } = await start('preset:claude');
+    const file = `local-stop-${randomUUID().slice(0, 8)}.txt`;
+    const item = await ask(api, id, file);
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+    assert.deepEqual(wireOf(api, item).response?.result?.outcome, { outcome: 'cancelled' });
+    const after = api.items().find((i) => i.id === item.id);
+    assert.equal(after?.pending, false);
+    assert.equal(after?.state.kind, 'turnEnded');
+    assert.equal(groupAlive(pid), false);
+    assert.equal(fs.existsSync(path.join(folder.uri.fsPath, file)), false);
+  });
+
+  it('the agent killed from outside: the item shows "agent exited", nothing was sent, no process is left', async function () {
+    if (!fs.existsSync(CLAUDE)) {
+      this.skip();
+    }
+    const { api, id, pid } = await start('preset:claude');
+    const file = `local-kill-${randomUUID().slice(0, 8)}.txt`;
+    const item = await ask(api, id, file);
+    process.kill(-pid, 'SIGKILL');
+    await waitFor(
+      'the item closed as agent exited',
+      () => api.items().find((i) => i.id === item.id)?.state.kind === 'conversationEnded',
+      30_000,
+    );
+    const state = api.items().find((i) => i.id === item.id)!.state;
+    assert.equal(state.kind === 'conversationEnded' && state.reason, 'agent_exited');
+    await waitFor(
+      'the tree row saying agent exited',
+      () =>
+        api
+          .tree()
+          .flatMap((g) => g.children)
+          .find((c) => c.tooltip.includes(item.label) && /agent exited/.test(c.description)),
+      5000,
+    );
+    assert.equal(wireOf(api, item).response, undefined, 'something was sent to the killed agent');
+    assert.match(api.tree().find((g) => g.label.startsWith('Local · '))?.description ?? '', /^exited/);
+    assert.equal(groupAlive(pid), false);
+    await vscode.commands.executeCommand('fountain.local.stop', id);
+  });
+});
