@@ -46,7 +46,13 @@ export function packageVsix(outFile: string): void {
 }
 
 export async function openWorkbench(
-  opts: { scenario?: string; withKeyInEnv?: boolean; userSettings?: Record<string, unknown> } = {},
+  opts: {
+    scenario?: string;
+    withKeyInEnv?: boolean;
+    userSettings?: Record<string, unknown>;
+    /** More environment for code-server and so its extension host (e.g. PATH and the scripted model for local agents). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Workbench> {
   const runDir = makeRunDir('fountain-ui-');
   const vsix = path.join(runDir, 'fountain-approvals.vsix');
@@ -57,7 +63,7 @@ export async function openWorkbench(
   let browser: Browser | undefined;
   try {
     let serverUrl = 'http://127.0.0.1:9';
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = { ...opts.env };
     if (localServerAvailable()) {
       server = await startLocalServer({
         scenario: opts.scenario ?? 'empty',
