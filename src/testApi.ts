@@ -53,7 +53,7 @@ export interface LocalTestApi {
   /** Where the next agents get their variables from (PATH to find them, the fake model's URL); undefined resets. */
   readonly useSourceEnv: (env: Record<string, string> | undefined) => void;
   /** Every JSON-RPC line between us and the agents started after the first call (`out`: to the agent), oldest first. */
-  readonly wire: () => { direction: 'out' | 'in'; message: unknown }[];
+  readonly wire: () => { session?: string; direction: 'out' | 'in'; message: unknown }[];
   /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
   readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
   /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
@@ -141,7 +141,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
 
 function localTestApi(local: LocalAgents): LocalTestApi {
   const statuses = new Map<string, string[]>();
-  let wire: { direction: 'out' | 'in'; message: unknown }[] | undefined;
+  let wire: { session?: string; direction: 'out' | 'in'; message: unknown }[] | undefined;
   local.manager.onDidChangeSessions(() => {
     for (const s of local.manager.sessions) {
       const seen = statuses.get(s.id) ?? [];
@@ -167,12 +167,14 @@ function localTestApi(local: LocalAgents): LocalTestApi {
       if (!wire) {
         wire = [];
         const lines = wire;
-        local.manager.useWireTap((direction, line) => {
+        local.manager.useWireTap((session, direction, line) => {
+          let message: unknown = line;
           try {
-            lines.push({ direction, message: JSON.parse(line) as unknown });
+            message = JSON.parse(line) as unknown;
           } catch {
-            lines.push({ direction, message: line });
+            // kept as text
           }
+          lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
         });
       }
       return [...wire];

@@ -7,7 +7,10 @@
 import * as vscode from 'vscode';
 import type { LocalAgentSession, LocalAgentSpec, LocalSessionExit, PendingAsk } from '../local';
 import type { SourceEnv } from '../local/launch';
-import type { WireListener } from '../local/wire';
+import type { WireDirection } from '../local/wire';
+
+/** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
+export type SessionWireListener = (sessionId: string | undefined, direction: WireDirection, line: string) => void;
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalModule } from './loader';
 
@@ -164,10 +167,10 @@ export class LocalSessionManager extends Disposable {
     this.envOverride = env;
   }
 
-  private wireTap: WireListener | undefined;
+  private wireTap: SessionWireListener | undefined;
 
   /** Tests: every JSON-RPC line of the agents started from now on, in each direction (undefined: none). */
-  useWireTap(listener: WireListener | undefined): void {
+  useWireTap(listener: SessionWireListener | undefined): void {
     this.wireTap = listener;
   }
 
@@ -187,7 +190,7 @@ export class LocalSessionManager extends Disposable {
         }
       },
       sourceEnv: this.sourceEnv,
-      ...(this.wireTap ? { onWire: this.wireTap } : {}),
+      ...(this.wireTap ? { onWire: (d: WireDirection, line: string) => this.wireTap?.(owner?.id, d, line) } : {}),
       log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
       ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
     });

@@ -37,7 +37,11 @@ function groupAlive(pgid: number): boolean {
 
 /** The agent's session/request_permission for the item's tool call, and what we answered it (if anything). */
 function wireOf(api: TestApi, item: InboxItem): { request: RpcMessage; response?: RpcMessage } {
-  const lines = api.local.wire().map((l) => ({ direction: l.direction, m: l.message as RpcMessage }));
+  // JSON-RPC ids and the scripted model's tool call ids repeat across sessions: only this item's session counts.
+  const lines = api.local
+    .wire()
+    .filter((l) => l.session === item.key.conversationId)
+    .map((l) => ({ direction: l.direction, m: l.message as RpcMessage }));
   const request = lines.find(
     (l) =>
       l.direction === 'in' &&
@@ -311,8 +315,10 @@ describe('local agents in the inbox', function () {
       5000,
     );
     assert.equal(wireOf(api, item).response, undefined, 'something was sent to the killed agent');
-    assert.match(api.tree().find((g) => g.label.startsWith('Local · '))?.description ?? '', /^exited/);
-    assert.equal(groupAlive(pid), false);
+    const group = api.tree().find((g) => g.children.some((c) => c.tooltip.includes(item.label)));
+    assert.match(group?.description ?? '', /^exited · nothing waiting$/);
+    // The group is gone once the killed processes are reaped (the request closed when the agent's output ended).
+    await waitFor('no process of the agent left', () => !groupAlive(pid), 10_000);
     await vscode.commands.executeCommand('fountain.local.stop', id);
   });
 });
