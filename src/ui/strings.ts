@@ -100,6 +100,7 @@ export const TreeStrings = {
   tooltipSummary: (summary: string) => vscode.l10n.t('Summary: {0}', summary),
   tooltipOptions: (options: string) => vscode.l10n.t('Options: {0}', options),
   tooltipLastError: (kind: string) => vscode.l10n.t('Last answer attempt failed: {0}', kind),
+  tooltipShortened: vscode.l10n.t('(shortened: Show Details has the full text)'),
 };
 
 export const DetailStrings = {
@@ -150,6 +151,22 @@ export const DetailStrings = {
 export const ToastStrings = {
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
   merged: (n: number) => vscode.l10n.t('{0} approvals waiting', n),
+  /** A button whose option name disagrees with its kind: the kind first. */
+  optionWithKind: (name: string, kind: string) => vscode.l10n.t('{1}: "{0}"', name, kind),
+  kindLabel: (kind: string) => {
+    switch (kind) {
+      case 'allow_once':
+        return vscode.l10n.t('Allow once');
+      case 'allow_always':
+        return vscode.l10n.t('Allow always');
+      case 'reject_once':
+        return vscode.l10n.t('Reject once');
+      case 'reject_always':
+        return vscode.l10n.t('Reject always');
+      default:
+        return vscode.l10n.t('Kind {0}', kind);
+    }
+  },
   review: vscode.l10n.t('Review'),
   more: vscode.l10n.t('More…'),
   details: vscode.l10n.t('Details'),
