@@ -4,7 +4,7 @@ import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { describeTimeAgo } from '../domain/inertText';
 import type { AnswerResult, RequestKey } from '../domain/model';
 import type { Logger } from '../platform/log';
-import { inertLine } from './display';
+import { inertLine, pickText } from './display';
 import { Strings } from './strings';
 
 /** Sends one answer to the server that owns the request; never retries a POST on its own. */
@@ -86,7 +86,7 @@ export class AnswerFlow {
   /** "Already answered elsewhere: Reject 2 min ago", "No longer waiting: expired", … */
   describeClosure(item: InboxItem, closure: Closure, optionName?: string): string {
     const ago = describeTimeAgo(this.now() - closure.at).english;
-    const label = inertLine(item.label);
+    const label = inertLine(item.label, 300);
     switch (closure.kind) {
       case 'resolvedElsewhere': {
         const opt = optionName ?? closure.optionId ?? undefined;
@@ -108,7 +108,7 @@ export class AnswerFlow {
   }
 
   private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
-    const label = inertLine(item.label);
+    const label = inertLine(item.label, 300);
     const retry = Strings.retry;
     const showLogs = Strings.showLogs;
     const offerRetry = (message: string) => {
@@ -122,7 +122,8 @@ export class AnswerFlow {
     };
     switch (result.kind) {
       case 'answered':
-        vscode.window.setStatusBarMessage(Strings.answered(label), 4000);
+        // The status bar draws $(icon) references: agent text goes in with them escaped.
+        vscode.window.setStatusBarMessage(Strings.answered(pickText(item.label, 200)), 4000);
         return;
       case 'resolvedElsewhere': {
         const now = this.inbox.get(item.id);

@@ -17,13 +17,13 @@ function breakLinks(text: string): string {
  * becomes clickable. The exact text is always available in the details view.
  */
 export function inertLine(text: string, max = LINE_MAX): string {
-  return breakLinks(shortenForLabel(text, max).text);
+  return shortenForLabel(breakLinks(text), max).text;
 }
 
 /** A shortened inert one-line label, plus whether anything was dropped (then show the full text elsewhere). */
 export function inertLabel(text: string, max: number): { text: string; shortened: boolean } {
-  const s = shortenForLabel(text, max);
-  return { text: breakLinks(s.text), shortened: s.shortened };
+  // Links are broken before shortening, so the label stays within `max`.
+  return shortenForLabel(breakLinks(text), max);
 }
 
 /**

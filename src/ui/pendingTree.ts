@@ -93,6 +93,11 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     return typeof arg === 'object' && arg !== null && this._issued.has(arg);
   }
 
+  /** The element of a request row (for revealing it), when the inbox holds the request. */
+  requestElement(itemId: string): TreeElement | undefined {
+    return this.inbox.get(itemId) ? this.element('request', itemId) : undefined;
+  }
+
   /** The inbox item behind a request element this provider created. */
   itemOf(element: TreeElement): InboxItem | undefined {
     return element.kind === 'request' ? this.inbox.get(element.id) : undefined;

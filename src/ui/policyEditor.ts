@@ -17,7 +17,7 @@ import {
 } from '../policy';
 import { FountainHttpError } from '../protocol/apiClient';
 import { Disposable } from '../util/lifecycle';
-import { inertLine } from './display';
+import { inertLine, pickText } from './display';
 import { recommendationEvidence, recommendationLabel, type HistoryTree } from './historyView';
 import type { PendingTree } from './pendingTree';
 import type { ProvenanceService } from './provenance';
@@ -280,8 +280,8 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
       pickAgent: async (choices) => {
         type P = vscode.QuickPickItem & { id?: string };
         const items: P[] = choices.map((c) => ({
-          label: inertLine(c.name ?? c.id),
-          description: c.name ? inertLine(c.id) : undefined,
+          label: pickText(c.name ?? c.id),
+          description: c.name ? pickText(c.id) : undefined,
           id: c.id,
         }));
         items.push({ label: PolicyStrings.enterAgentId, alwaysShow: true });
@@ -310,7 +310,7 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
           });
         }
         const rowItem = (r: KeyRow): P => ({
-          label: r.group === 'title' ? inertLine(r.key) : r.key,
+          label: r.group === 'title' ? pickText(r.key) : r.key,
           description:
             r.before !== undefined
               ? PolicyStrings.changed(r.before, r.explicit ? r.verdict : PolicyStrings.inherited(r.verdict, 'default'))
@@ -332,7 +332,7 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
           description:
             view.askTimeout === undefined
               ? PolicyStrings.askTimeoutNone
-              : inertLine(JSON.stringify(view.askTimeout) ?? ''),
+              : pickText(JSON.stringify(view.askTimeout) ?? ''),
           detail: PolicyStrings.askTimeoutDetail,
           action: { type: 'timeout' },
         });

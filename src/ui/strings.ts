@@ -210,6 +210,9 @@ export const CommandStrings = {
   pickDiff: (n: number) => vscode.l10n.t('This request changes {0} files: pick one to compare', n),
   newFile: vscode.l10n.t('new file'),
   selectFirst: vscode.l10n.t('Select a request in the Pending Approvals view first.'),
+  answerNeedsRow: vscode.l10n.t(
+    "Nothing was sent: answer from a request's own buttons in the Pending Approvals view, or press the key on the focused request.",
+  ),
   forged: vscode.l10n.t('Refused: Fountain Approvals answers only requests picked in its own views. Nothing was sent.'),
   gone: vscode.l10n.t('This request is no longer known.'),
 };

@@ -13,6 +13,7 @@ import { RequestTracker } from '../../src/protocol/mapping';
 import { MemoryCursorStore } from '../../src/protocol/sseClient';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { generate } from './gen';
+import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
 
 const EVENTS = 200_000;
 const input = generate(EVENTS);
@@ -164,6 +165,8 @@ async function main(): Promise<void> {
   const lat = await latency();
   const heap = heapGrowthMb();
   const bf = await backfillOnLocalServer();
+  const tree = treeRenderBench();
+  const treeWhat = `${TREE_REQUESTS.toLocaleString('en')} requests in ${TREE_CONVERSATIONS.toLocaleString('en')} conversations`;
   const rows: Array<[string, string, string, boolean | undefined]> = [
     ['eventsource-parser alone (baseline)', `${Math.round(baseRate).toLocaleString('en')} events/s`, '—', undefined],
     ['pipeline: parse + validate + map', `${Math.round(pipeRate).toLocaleString('en')} events/s`, '—', undefined],
@@ -194,6 +197,18 @@ async function main(): Promise<void> {
       bf.ms <= 1500 && bf.opened === DETACHED && bf.openKeys === DETACHED,
     ],
     ['backfill max requests in flight (local server count)', String(bf.maxInFlight), '≤ 4', bf.maxInFlight <= 4],
+    [
+      `tree render before issue 9 (grouping per conversation ask), ${treeWhat} (baseline)`,
+      `${tree.oldMs.toFixed(0)} ms`,
+      '—',
+      undefined,
+    ],
+    [
+      `tree render: root + every group + every tree item, ${treeWhat}`,
+      `${tree.newMs.toFixed(1)} ms`,
+      '≤ 200 ms',
+      tree.newMs <= 200,
+    ],
   ];
   const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];
   const line = (a: string, b: string, c: string, d: string) =>
