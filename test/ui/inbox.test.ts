@@ -301,7 +301,7 @@ describe('UI: approving in the real workbench', function () {
     assert.equal((await server.answersFor(spoofId)).length, 0, 'looking sends nothing');
 
     const huge = 'echo ' + 'x'.repeat(1_000_000);
-    const hugeId = await server.startConversation('claude', `run: ${huge}`, { title: 'Huge ' + 'T'.repeat(1_000_000) });
+    const hugeId = await server.startConversation('claude', `run: ${huge}`, { title: 'Huge ' + 'T'.repeat(900_000) });
     const ht = toast(page, 'echo xxxxxxxx');
     await ht.waitFor({ timeout: 60_000 });
     assert.ok(

@@ -145,7 +145,7 @@ describe(`fuzz: SSE framing through the real stream client (${runs(60)} cases)`,
   it(`${runs(60)} streams: any byte chunking, LF/CRLF/CR line ends and comments deliver exactly the frames sent, in order`, async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(frame, { minLength: 1, maxLength: 6 }),
+        fc.array(frame, { minLength: 1, maxLength: 6, size: 'max' }),
         fc.constantFrom('\n', '\r\n', '\r'),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }),
         fc.boolean(),
@@ -250,7 +250,7 @@ describe(`fuzz: random JSON into the wire mapping (${runs(400)} messages)`, () =
   });
   it(`${runs(400)} messages in ${runs(40)} streams: never throws; opened requests belong to this server, carry only string option ids the message offered, and a resolved key never reopens`, () => {
     fc.assert(
-      fc.property(fc.array(message, { maxLength: 10 }), (msgs) => {
+      fc.property(fc.array(message, { minLength: 1, maxLength: 10, size: 'max' }), (msgs) => {
         const tracker = new RequestTracker(S, memoryLogger());
         const resolved = new Set<string>();
         for (const m of msgs) {
@@ -339,7 +339,7 @@ describe(`fuzz: the inbox state machine under random operations (${runs(150)} ru
   );
   it(`${runs(150)} runs: never two answers in flight or accepted for one request, never an unoffered option, a closed request never reopens (but a clock expiry the server contradicts), counts agree`, () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+      fc.property(fc.array(op, { minLength: 10, maxLength: 60, size: 'max' }), (ops) => {
         let now = 1_000_000;
         const inbox = new Inbox({ now: () => now, lingerMs: 30_000 });
         type Ticket = Parameters<Inbox['completeAnswer']>[0];
