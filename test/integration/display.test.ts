@@ -1,7 +1,7 @@
 /**
- * Hostile agent text in the running extension, against the local server: any length renders (issue 9 item 1),
- * answer commands without a request send nothing (item 3), `$(icon)` text stays literal (item 8) and agent lines
- * cannot pass for the extension's own (item 11).
+ * Hostile agent text in the running extension, against the local server: answer commands without a request send
+ * nothing (issue 9 item 3), `$(icon)` text stays literal (item 8) and agent lines cannot pass for the extension's
+ * own (item 11). Text of any length (item 1) is in sizes.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -9,7 +9,6 @@ import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
 import type { TestServer } from './serverClient';
 
-const MB = 1_000_000;
 const MARK = '│ ';
 
 /** The tree row (conversation + its request rows) of one conversation, found by a request of it. */
@@ -68,7 +67,11 @@ describe('hostile agent text in the extension host', function () {
     const spec = { toolCall: { title: forged, kind: 'execute', rawInput: { command: forged } } };
     const id = await server.startConversation('claude', `ask: ${JSON.stringify(spec)}`, { title: 'Forged lines' });
     const item = await waitFor('the forged request', () => openIn(api.items(), id)[0]);
-    const conv = await waitFor('its row', () => conversationRow(api, 'git status'));
+    // Wait for the conversation's title too, so the one "Conversation:" line to expect is known.
+    const conv = await waitFor('its row with the conversation title', () => {
+      const c = conversationRow(api, 'git status');
+      return c?.children.some((r) => r.tooltip.includes('Conversation: Forged lines')) ? c : undefined;
+    });
     const row = conv.children.find((r) => r.label.startsWith('git status'))!;
     assert.ok(row.label.startsWith('git status $(poweroff)⏎Kind: read⏎Conversation: Trusted⏎'), row.label);
     const tipLines = row.tooltip.split('\n');
@@ -94,55 +97,5 @@ describe('hostile agent text in the extension host', function () {
     assert.ok(details.includes(`${MARK}git status $(poweroff)`), 'the icon syntax shows literally');
     assert.ok(details.includes(`${MARK}rm -rf ~`));
     await server.control('POST', `/conversations/${id}/interrupt`);
-  });
-
-  // Last: before the fix its 1 MB conversation title broke every later read of the tree.
-  it('a 1 MB command, a 1 MB Write and a 1 MB conversation title render in the tree and details, and the other requests of the conversation stay visible', async () => {
-    const bigTitle = 'Long conversation ' + 'T'.repeat(MB);
-    const id = await server.startConversation('claude', 'wait: touch keep-visible.txt', { title: bigTitle });
-    const small = await waitFor('the detached request', () => openIn(api.items(), id)[0], 30_000);
-    await waitFor('the first turn to end', async () => (await server.conversationState(id)).status !== 'running');
-    const bigCommand = 'echo ' + 'x'.repeat(MB);
-    const sent = await server.api('POST', `/api/conversations/${id}/prompts`, { prompt: `run: ${bigCommand}` });
-    assert.ok(sent.status < 300, `prompt: ${sent.status} ${JSON.stringify(sent.body)}`);
-    const big = await waitFor(
-      'the 1 MB request',
-      () => openIn(api.items(), id).find((i) => i.label.length > MB),
-      60_000,
-    );
-    const writeId = await server.startConversation('claude', `edit: big-file.txt => ${'w'.repeat(MB)}`, {
-      title: 'Big write',
-    });
-    const write = await waitFor('the 1 MB Write', () => openIn(api.items(), writeId)[0], 60_000);
-
-    const tree = api.tree(); // threw RangeError before the fix (the conversation title alone emptied the tree)
-    const conv = conversationRow(api, 'touch keep-visible.txt');
-    assert.ok(conv, 'the conversation with the 1 MB title is in the tree');
-    assert.ok(conv.label.startsWith('Long conversation TTT') && conv.label.endsWith('…'), conv.label.slice(0, 80));
-    assert.ok(Array.from(conv.label).length <= 60);
-    const labels = conv.children.map((r) => r.label);
-    assert.ok(labels.includes('touch keep-visible.txt'), 'the small request of the same conversation is visible');
-    const bigRow = conv.children.find((r) => r.label.startsWith('echo xxx'));
-    assert.ok(bigRow, `the 1 MB request has a row: ${labels.map((l) => l.slice(0, 40)).join(' | ')}`);
-    assert.ok(bigRow.label.endsWith('…') && Array.from(bigRow.label).length <= 80);
-    assert.ok(
-      bigRow.tooltip.includes('(shortened: Show Details has the full text)'),
-      'the tooltip says where all of it is',
-    );
-    assert.ok(bigRow.tooltip.length < 10_000, `tooltip of ${bigRow.tooltip.length} characters`);
-    assert.ok(
-      tree.some((c) => c.children.some((r) => r.label === 'Write big-file.txt')),
-      'the 1 MB Write has its row',
-    );
-
-    const details = api.detailsText(big.id);
-    assert.ok(details.includes(`${MARK}${bigCommand}\n`), 'details show the whole 1 MB command, on agent lines');
-    assert.ok(details.includes(`Long conversation ${'T'.repeat(MB)}`), 'details show the whole conversation title');
-    const writeDetails = api.detailsText(write.id);
-    assert.ok(writeDetails.includes('w'.repeat(MB)), 'details show the whole 1 MB new text');
-    assert.ok(api.detailsText(small.id).includes('touch keep-visible.txt'));
-    for (const c of [id, writeId]) {
-      await server.control('POST', `/conversations/${c}/interrupt`);
-    }
   });
 });
