@@ -6,7 +6,7 @@ const vscodeFree = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'vscode', message: 'src/protocol, src/policy and src/domain must not import vscode.' }],
+      paths: [{ name: 'vscode', message: 'src/protocol, src/policy, src/domain, src/util and src/local must not import vscode.' }],
       patterns: [{ group: ['**/ui/*', '**/platform/*', '**/extension'], message: 'Inner layers must not import the VS Code adapters.' }],
     },
   ],
@@ -27,7 +27,10 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/protocol/**/*.ts', 'src/policy/**/*.ts', 'src/domain/**/*.ts', 'src/util/**/*.ts'], rules: vscodeFree },
+  {
+    files: ['src/protocol/**/*.ts', 'src/policy/**/*.ts', 'src/domain/**/*.ts', 'src/util/**/*.ts', 'src/local/**/*.ts'],
+    rules: vscodeFree,
+  },
   {
     files: ['test/**/*.ts'],
     rules: {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
+import { inertNotice } from '../domain/inertNotice';
 import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
-import { FountainClient } from '../protocol/fountainClient';
+import { FountainClient, redactingLogger } from '../protocol/fountainClient';
 import type { CursorStore } from '../protocol/sseClient';
 import { Disposable, MutableDisposable } from '../util/lifecycle';
 import type { Config } from './config';
@@ -23,6 +24,8 @@ export class ConnectionManager extends Disposable {
   readonly onDidReceiveEvent = this._onDidReceiveEvent.event;
   private _state: ConnectionState = { kind: 'stopped' };
   private _generation = 0;
+  /** `log` with the key in use redacted: every line this class writes goes through it. */
+  private _log: Logger;
 
   constructor(
     private readonly config: Config,
@@ -32,6 +35,7 @@ export class ConnectionManager extends Disposable {
     private readonly log: Logger,
   ) {
     super();
+    this._log = log;
     this._register(
       config.onDidChange((e) => {
         if (e.affectsConfiguration('fountain.serverUrl') || e.affectsConfiguration('fountain.allowInsecureHttp')) {
@@ -67,9 +71,14 @@ export class ConnectionManager extends Disposable {
       return;
     }
     if (!key) {
+      const envServer = this.keys.environmentKeyServer();
+      if (envServer) {
+        this.log.info(`FOUNTAIN_API_KEY is not used for ${url}: it belongs to ${envServer} (FOUNTAIN_BASE_URL)`);
+      }
       this.setState({ kind: 'unconfigured', reason: 'noKey' });
       return;
     }
+    this._log = redactingLogger(this.log, key.key);
     const client = new FountainClient({
       url,
       key: key.key,
@@ -83,7 +92,7 @@ export class ConnectionManager extends Disposable {
       this._onDidReceiveEvent.fire(e);
     });
     client.onDidChangeState((s) => this.setState(s));
-    this.log.info(`connecting to ${client.server || url} (key from ${key.source})`);
+    this._log.info(`connecting to ${client.server || url} (key from ${key.source})`);
     client.start();
     this.setState(client.state);
   }
@@ -114,12 +123,15 @@ export class ConnectionManager extends Disposable {
     this._state = s;
     if (s.kind === 'authFailed' && was !== 'authFailed') {
       // The stream stopped (no retry loop on 401/403): ask for a key once, instead of failing quietly.
-      this.log.warn(`the server refused the key (${s.status} ${s.reason ?? ''}); the connection stopped`);
+      this._log.warn(
+        `the server refused the key (${s.status} ${s.reason ?? ''}); the connection stopped: ${JSON.stringify(s.message)}`,
+      );
       const signIn = vscode.l10n.t('Sign In');
       const showLogs = vscode.l10n.t('Show Logs');
+      // The server's sentence is shown inert (no links, no icons); the whole of it is in the log line above.
       void vscode.window
         .showErrorMessage(
-          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', s.message),
+          vscode.l10n.t('The Fountain server refused your key: {0}. Sign in again.', inertNotice(s.message).text),
           signIn,
           showLogs,
         )

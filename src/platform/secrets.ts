@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
+import { normalizeServerUrl } from '../protocol/serverUrl';
 
 const KEY_PREFIX = 'fountain.apiKey:';
+
+/** The SDKs' base URL when FOUNTAIN_BASE_URL is unset: the server a bare FOUNTAIN_API_KEY belongs to. */
+export const HOSTED_BASE_URL = 'https://managoat.com';
 
 /** Where the API key came from; `FOUNTAIN_TOKEN` is a sandbox token and is never read. */
 export type KeySource = 'secretStorage' | 'environment';
 
 /**
- * The API key for a server: VS Code SecretStorage first (per server URL), else FOUNTAIN_API_KEY.
+ * The API key for a server: VS Code SecretStorage first (per server URL), else FOUNTAIN_API_KEY, but only for the
+ * server that key belongs to: the one FOUNTAIN_BASE_URL names (or the SDKs' hosted default when it is unset),
+ * compared as normalised URLs. Another server is never sent the environment's key; it gets no key (sign in).
  * The key is never written to settings or logs.
  */
 export class ApiKeyStore implements vscode.Disposable {
@@ -32,7 +38,18 @@ export class ApiKeyStore implements vscode.Disposable {
       return { key: stored, source: 'secretStorage' };
     }
     const fromEnv = (this.env.FOUNTAIN_API_KEY ?? '').trim();
-    return fromEnv ? { key: fromEnv, source: 'environment' } : undefined;
+    const target = normalizeServerUrl(serverUrl);
+    return fromEnv && target !== undefined && target === this.environmentKeyServer()
+      ? { key: fromEnv, source: 'environment' }
+      : undefined;
+  }
+
+  /** The normalised server FOUNTAIN_API_KEY belongs to, when that variable is set. */
+  environmentKeyServer(): string | undefined {
+    if (!(this.env.FOUNTAIN_API_KEY ?? '').trim()) {
+      return undefined;
+    }
+    return normalizeServerUrl((this.env.FOUNTAIN_BASE_URL ?? '').trim() || HOSTED_BASE_URL);
   }
 
   async store(serverUrl: string, key: string): Promise<void> {

@@ -4,17 +4,22 @@
  * Authorization header, never in a log line.
  */
 import type { AnswerResult } from '../domain/model';
+import {
+  classifyAnswer,
+  parseAnswerBody,
+  parseErrorBody,
+  redactAnswer,
+  requestDoneOf,
+  retryAfterSec,
+} from './answerStatus';
 import { redact, type ProtocolEnv } from './env';
+import { errorMessage } from './failures';
 import {
   AgentEnvelopeSchema,
-  AnswerOkSchema,
   ConversationEnvelopeSchema,
   ConversationListSchema,
   ConversationSchema,
-  ErrorBodySchema,
   EventsPageSchema,
-  RequestStageDataSchema,
-  StagePayloadSchema,
   describeIssues,
   parseJson,
   parseOrLog,
@@ -22,7 +27,8 @@ import {
   type WireConversation,
   type WireErrorBody,
 } from './schema';
-import { errorMessage, parseRetryAfter } from './sseClient';
+
+export { classifyAnswer } from './answerStatus';
 
 /** A non-2xx answer to a GET/PATCH. */
 export class FountainHttpError extends Error {
@@ -177,18 +183,26 @@ export class ApiClient {
       );
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
     }
-    const result = classifyAnswer(res.status, parseErrorBody(res.text), res.headers, this.opts.env.timers.now());
+    const result = redactAnswer(
+      classifyAnswer(res.status, parseAnswerBody(res.text), res.headers, this.opts.env.timers.now()),
+      this.opts.key,
+    );
     if (result === 'lost') {
       this.opts.env.logger.warn(`The answer to ${requestId} got HTTP ${res.status}; checking whether it took.`);
       return this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
     }
-    if (result.kind === 'answered') {
-      const j = parseJson(res.text);
-      if (!j.ok || !AnswerOkSchema.safeParse(j.value).success) {
-        this.opts.env.logger.warn(
-          `The answer to ${requestId} returned 200 with an unexpected body; treating it as answered.`,
-        );
-      }
+    if (result === 'unconfirmed') {
+      // Not an answer (a redirect, an HTML page, `{}`): it may or may not have taken, so read the state back and
+      // never call it answered unless the server recorded our option.
+      const what =
+        res.status >= 300 && res.status < 400
+          ? `a redirect (HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}); redirects are not followed`
+          : `HTTP ${res.status} with a body that is not {"ok": true}, which is not an answer`;
+      this.opts.env.logger.warn(`The answer to ${requestId} got ${what}; checking whether it took.`);
+      const checked = await this.verifyLostAnswer(conversationId, requestId, optionId, opts.afterCursor, opts.signal);
+      return checked.kind === 'network'
+        ? { kind: 'unexpected', status: res.status, message: 'The server did not confirm the answer.' }
+        : checked;
     }
     this.opts.env.logger.info(`Answer to ${requestId} in ${conversationId}: ${result.kind} (HTTP ${res.status})`);
     return result;
@@ -252,11 +266,12 @@ export class ApiClient {
   private expectOk(res: RawResponse, what: string): unknown {
     if (res.status < 200 || res.status > 299) {
       const b = parseErrorBody(res.text);
+      const key = this.opts.key;
       throw new FountainHttpError(
         res.status,
         b.error ?? undefined,
-        `${what} failed: HTTP ${res.status}${b.error ? ` ${b.error}` : ''}`,
-        b.reason ?? undefined,
+        redact(`${what} failed: HTTP ${res.status}${b.error ? ` ${b.error}` : ''}`, key),
+        b.reason ? redact(b.reason, key) : undefined,
         retryAfterSec(res.headers, this.opts.env.timers.now()),
         b,
       );
@@ -289,6 +304,9 @@ export class ApiClient {
       const res = await env.fetch(server + path, {
         method,
         headers,
+        // Never follow a redirect: a 303 would turn the answer into a GET elsewhere, and https→http would send
+        // the key in clear. A 3xx is returned as it is and is never an answer.
+        redirect: 'manual',
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: ac.signal,
       });
@@ -301,89 +319,4 @@ export class ApiClient {
       signal?.removeEventListener('abort', onAbort);
     }
   }
-}
-
-function parseErrorBody(text: string): WireErrorBody {
-  const j = parseJson(text);
-  const r = j.ok ? ErrorBodySchema.safeParse(j.value) : undefined;
-  return r?.success ? r.data : {};
-}
-
-function retryAfterSec(headers: Headers, now: number): number | undefined {
-  const ms = parseRetryAfter(headers.get('retry-after'), now);
-  return ms === undefined ? undefined : Math.ceil(ms / 1000);
-}
-
-/**
- * Maps an answer response to an AnswerResult (§5). 'lost' means the status does not tell whether the answer took
- * (a gateway error) and the caller must read state back.
- */
-export function classifyAnswer(
-  status: number,
-  body: WireErrorBody,
-  headers: Headers,
-  now: number,
-): AnswerResult | 'lost' {
-  const code = body.error ?? undefined;
-  const message = body.message ?? undefined;
-  const retry = retryAfterSec(headers, now);
-  if (status >= 200 && status < 300) {
-    return { kind: 'answered' };
-  }
-  switch (status) {
-    case 400:
-      return code === 'conversation_busy'
-        ? { kind: 'leftOpen', reason: 'busy', message, retryAfterSec: retry }
-        : { kind: 'unexpected', status, message: message ?? code };
-    case 401:
-      return { kind: 'auth', status, reason: body.reason ?? code, message: code };
-    case 402:
-      return { kind: 'leftOpen', reason: 'credits', message: message ?? code };
-    case 403:
-      if (code === 'sprite_may_not_answer') {
-        return { kind: 'spriteToken' };
-      }
-      if (code === 'account_suspended' || body.reason === 'account_suspended') {
-        return { kind: 'leftOpen', reason: 'suspended', message: message ?? code };
-      }
-      return { kind: 'auth', status, reason: body.reason ?? code, message: code };
-    case 404:
-      return { kind: 'notFound' };
-    case 409:
-      return code === 'permission_answer_not_delivered'
-        ? { kind: 'notDelivered', message }
-        : { kind: 'resolvedElsewhere' };
-    case 422:
-      return { kind: 'optionNotOffered', code: code ?? 'validation_failed', message };
-    case 429:
-      return { kind: 'rateLimited', retryAfterSec: retry };
-    case 503:
-      return { kind: 'leftOpen', reason: 'unavailable', message: message ?? code, retryAfterSec: retry };
-    case 500:
-    case 502:
-    case 504:
-      return 'lost';
-    default:
-      return { kind: 'unexpected', status, message: message ?? code };
-  }
-}
-
-/** `{request_id, outcome, option_id}` if the /events row is a `request`/`done` stage event. */
-function requestDoneOf(
-  row: unknown,
-): { request_id: string; outcome?: string | null; option_id?: string | null } | undefined {
-  const s = StagePayloadSchema.safeParse(row);
-  if (!s.success || s.data.stage !== 'request' || s.data.state !== 'done') {
-    return undefined;
-  }
-  let data: unknown = s.data.data ?? {};
-  if (typeof data === 'string') {
-    const j = parseJson(data);
-    if (!j.ok) {
-      return undefined;
-    }
-    data = j.value;
-  }
-  const d = RequestStageDataSchema.safeParse(data);
-  return d.success ? d.data : undefined;
 }

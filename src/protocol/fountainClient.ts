@@ -38,6 +38,7 @@ export interface FountainClientOptions {
     readonly healthyMs?: number;
     readonly cursorFlushMs?: number;
     readonly backoff?: BackoffOptions;
+    readonly maxFrameChars?: number;
   };
   readonly backfillConcurrency?: number;
   /** Coalesces bursts of `conversations` events before re-reading the list. Default 500 ms. */

@@ -23,10 +23,14 @@ export type ServerUrlCheck =
   | { readonly ok: true; readonly url: string }
   | { readonly ok: false; readonly reason: 'invalid' | 'insecure' | 'credentials'; readonly message: string };
 
-/** True for 127.0.0.0/8, ::1 and localhost (the only hosts plain http is allowed to by default). */
+/**
+ * True for literal loopback only: 127.0.0.0/8, ::1 and the exact name `localhost` (the only hosts plain http is
+ * allowed to by default). Other `*.localhost` names are not: Node resolves them through the system resolver, so
+ * whatever the DNS answers would receive the key in clear.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) {
+  if (h === 'localhost') {
     return true;
   }
   if (h === '::1' || h === '0:0:0:0:0:0:0:1') {
@@ -57,7 +61,8 @@ export function checkServerUrl(url: string, opts: { allowInsecureHttp?: boolean 
     return {
       ok: false,
       reason: 'insecure',
-      message: 'Plain http:// is only allowed to this machine; use https:// or enable fountain.allowInsecureHttp.',
+      message:
+        'Plain http:// is only allowed to this machine (127.0.0.1, [::1] or localhost); use https:// or enable fountain.allowInsecureHttp.',
     };
   }
   return { ok: true, url: normalizeServerUrl(url)! };

@@ -1,62 +1,32 @@
 /**
  * The account-wide SSE connection (fountain-protocol.md §4.6, §12.1): framing by eventsource-parser over a fetch
- * stream, `Last-Event-ID` resume with a persisted cursor, full-jitter backoff, Retry-After, a no-byte watchdog,
- * and a hard stop on 401/403. It only moves messages; validation and mapping happen in the `onMessage` handler.
+ * stream, `Last-Event-ID` resume with a persisted cursor, full-jitter backoff, Retry-After, a watchdog on complete
+ * frames, a cap on the bytes buffered without a complete frame, and a hard stop on 401/403. It only moves
+ * messages; validation and mapping happen in the `onMessage` handler.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ConnectionState } from '../domain/model';
 import { Emitter, type Event } from '../domain/events';
 import { Disposable } from '../util/lifecycle';
+import type { CursorStore } from './cursorStore';
 import { redact, sleep, type ProtocolEnv, type TimerHandle } from './env';
-import { ErrorBodySchema, parseJson } from './schema';
+import {
+  DEFAULT_BACKOFF,
+  backoffDelay,
+  parseRetryAfter,
+  readErrorBody,
+  errorMessage,
+  type BackoffOptions,
+} from './failures';
 
-/** Where the last processed event id is kept between sessions (the VS Code side backs it with globalState). */
-export interface CursorStore {
-  get(scope: string): string | undefined | PromiseLike<string | undefined>;
-  set(scope: string, cursor: string): void | PromiseLike<void>;
-}
+export * from './failures';
+export * from './cursorStore';
 
-/** A CursorStore in memory (tests, and a fallback). */
-export class MemoryCursorStore implements CursorStore {
-  readonly values = new Map<string, string>();
-  get(scope: string): string | undefined {
-    return this.values.get(scope);
-  }
-  set(scope: string, cursor: string): void {
-    this.values.set(scope, cursor);
-  }
-}
-
-export interface BackoffOptions {
-  /** First step of the exponential ceiling. */
-  readonly baseMs: number;
-  /** Largest possible wait. */
-  readonly capMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, capMs: 30_000 };
-
-/** Full jitter: uniform in [0, min(cap, base·2^attempt)). `attempt` counts failures since the last healthy period. */
-export function backoffDelay(attempt: number, random: () => number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
-  const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** Math.min(Math.max(attempt, 0), 30));
-  return Math.floor(Math.min(Math.max(random(), 0), 1) * ceiling);
-}
-
-/** `Retry-After` as milliseconds (delta-seconds or an HTTP date), capped at an hour; undefined if absent/invalid. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (!value) {
-    return undefined;
-  }
-  const v = value.trim();
-  let ms: number | undefined;
-  if (/^\d+$/.test(v)) {
-    ms = Number(v) * 1000;
-  } else {
-    const t = Date.parse(v);
-    ms = Number.isFinite(t) ? Math.max(0, t - now) : undefined;
-  }
-  return ms === undefined ? undefined : Math.min(ms, 3_600_000);
-}
+/**
+ * Characters the parser may buffer without a complete frame (a partial line plus a multi-line event) before the
+ * connection is dropped: room for a request with a multi-megabyte tool call (escaped twice), not for a flood.
+ */
+export const DEFAULT_MAX_FRAME_CHARS = 16 * 1024 * 1024;
 
 export interface SseClientOptions {
   /** Full URL of the stream, query included. */
@@ -71,8 +41,13 @@ export interface SseClientOptions {
   /** Called on every successful connection; `hadCursor` false means history was not replayed. */
   readonly onConnected?: (info: { hadCursor: boolean }) => void;
   readonly backoff?: BackoffOptions;
-  /** Reconnect when no byte (heartbeats included) arrives for this long. Default 45 s. */
+  /**
+   * Reconnect when no complete frame (an event, or a heartbeat comment) arrives for this long; bytes that do not
+   * complete a frame do not count. Default 45 s.
+   */
   readonly watchdogMs?: number;
+  /** Drop and reconnect when this many characters arrive without completing a frame. Default 16 Mi. */
+  readonly maxFrameChars?: number;
   /** A connection that lived this long resets the backoff. Default 30 s. */
   readonly healthyMs?: number;
   /** Debounce for writing the cursor to the store. Default 1 s. */
@@ -110,6 +85,7 @@ export class SseClient extends Disposable {
       healthyMs: 30_000,
       cursorFlushMs: 1000,
       ...opts,
+      maxFrameChars: opts.maxFrameChars ?? DEFAULT_MAX_FRAME_CHARS,
     };
     if (opts.signal) {
       const onAbort = () => this.dispose();
@@ -242,7 +218,8 @@ export class SseClient extends Disposable {
     try {
       let res: Response;
       try {
-        res = await env.fetch(url, { headers, signal: ac.signal });
+        // A redirect is never followed (an https stream sent to plain http would accept forged events from there).
+        res = await env.fetch(url, { headers, signal: ac.signal, redirect: 'manual' });
       } catch (e) {
         return { kind: 'retry', healthy: false, reason: watchdogFired ? 'no response' : redact(errorMessage(e), key) };
       }
@@ -251,9 +228,17 @@ export class SseClient extends Disposable {
         return {
           kind: 'auth',
           status: res.status,
-          reason: body.reason ?? body.error,
+          // A server may echo the Authorization header back; the key never leaves in a state or a log line.
+          reason: body.reason || body.error ? redact((body.reason || body.error)!, key) : undefined,
           message: redact(body.message ?? body.error ?? `HTTP ${res.status}`, key),
         };
+      }
+      if (res.status >= 300 && res.status < 400) {
+        await res.body?.cancel().catch(() => undefined);
+        env.logger.warn(
+          `The stream answered HTTP ${res.status}${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}; redirects are not followed.`,
+        );
+        return { kind: 'retry', healthy: false, reason: `redirected (HTTP ${res.status}); redirects are not followed` };
       }
       if (res.status === 429 || res.status === 503) {
         await res.body?.cancel().catch(() => undefined);
@@ -280,8 +265,14 @@ export class SseClient extends Disposable {
       }
 
       let reconnectRequested = false;
+      let overflow = false;
+      const maxFrameChars = this.opts.maxFrameChars;
+      // Only a complete frame or a comment (the heartbeat) re-arms the watchdog: a trickle of bytes that never
+      // finishes a frame is not a live stream.
       const parser = createParser({
+        maxBufferSize: maxFrameChars,
         onEvent: (m) => {
+          armWatchdog();
           if (reconnectRequested || ac.signal.aborted) {
             return;
           }
@@ -299,10 +290,20 @@ export class SseClient extends Disposable {
           }
         },
         onRetry: (ms) => {
+          armWatchdog();
           this.serverRetryMs = Math.min(ms, this.opts.backoff.capMs);
         },
-        onComment: (c) => env.logger.trace(`Stream comment: ${c.trim().slice(0, 80)}`),
-        onError: (e) => env.logger.warn(`Stream framing problem: ${e.message}`),
+        onComment: (c) => {
+          armWatchdog();
+          env.logger.trace(`Stream comment: ${c.trim().slice(0, 80)}`);
+        },
+        onError: (e) => {
+          if (e.type === 'max-buffer-size-exceeded') {
+            overflow = true;
+          } else {
+            env.logger.warn(`Stream framing problem: ${e.message}`);
+          }
+        },
       });
       const decoder = new TextDecoder();
       const reader = res.body.getReader();
@@ -313,8 +314,15 @@ export class SseClient extends Disposable {
           if (done) {
             break;
           }
-          armWatchdog();
           parser.feed(decoder.decode(value, { stream: true }));
+          if (overflow) {
+            reason = `no complete frame within ${maxFrameChars} characters`;
+            env.logger.warn(
+              `The stream sent more than ${maxFrameChars} characters without completing a frame; dropping the connection and reconnecting.`,
+            );
+            ac.abort(new Error('frame too large'));
+            break;
+          }
           if (reconnectRequested) {
             reason = 'the server ended the stream';
             ac.abort(new Error('server stage event'));
@@ -323,14 +331,16 @@ export class SseClient extends Disposable {
         }
       } catch (e) {
         reason = watchdogFired
-          ? `no data for ${Math.round(this.opts.watchdogMs / 1000)} s`
+          ? `no complete frame for ${Math.round(this.opts.watchdogMs / 1000)} s`
           : this.isDisposed
             ? 'disposed'
             : redact(errorMessage(e), key);
       } finally {
         reader.releaseLock();
       }
-      return { kind: 'retry', healthy: env.timers.now() - connectedAt >= this.opts.healthyMs, reason };
+      // A flood is never a healthy period: the backoff keeps growing while a server does it.
+      const healthy = !overflow && env.timers.now() - connectedAt >= this.opts.healthyMs;
+      return { kind: 'retry', healthy, reason };
     } finally {
       if (watchdog !== undefined) {
         env.timers.clearTimeout(watchdog);
@@ -385,29 +395,4 @@ export class SseClient extends Disposable {
     this._state = s;
     this._onDidChangeState.fire(s);
   }
-}
-
-/** The `{error, reason, message}` of a refusal, or {} when the body is not that. */
-export async function readErrorBody(res: Response): Promise<{ error?: string; reason?: string; message?: string }> {
-  try {
-    const text = await res.text();
-    const j = parseJson(text);
-    if (!j.ok) {
-      return {};
-    }
-    const r = ErrorBodySchema.safeParse(j.value);
-    return r.success
-      ? { error: r.data.error ?? undefined, reason: r.data.reason ?? undefined, message: r.data.message ?? undefined }
-      : {};
-  } catch {
-    return {};
-  }
-}
-
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) {
-    const cause = (e as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
-  }
-  return String(e);
 }

@@ -10,6 +10,8 @@ import { nullLogger } from '../../src/protocol/env';
 import { FountainClient } from '../../src/protocol/fountainClient';
 import { MemoryCursorStore } from '../../src/protocol/sseClient';
 import { startServer, type RunningServer } from '../server';
+import { requestLog } from '../support/serverClient';
+import { waitFor } from '../support/wait';
 
 export const CONVERSATIONS = 500;
 export const DETACHED = 50;
@@ -25,17 +27,6 @@ export interface BackfillResult {
   maxInFlight: number;
   /** API calls the server answered during the backfill (from its request log). */
   calls: number;
-}
-
-/** Bounded wait on the server's own state (no HTTP, so the setup neither pays nor skews the latency). */
-async function until(what: string, ok: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) {
-      throw new Error(`bench setup: timed out waiting for ${what}`);
-    }
-    await sleep(20);
-  }
 }
 
 async function populate(server: RunningServer): Promise<void> {
@@ -55,7 +46,8 @@ async function populate(server: RunningServer): Promise<void> {
       }
       batch.push((r.body as { data: { id: string } }).data.id);
     }
-    await until(
+    // Polls the server's own state (no HTTP), so the setup neither pays nor skews the latency.
+    await waitFor(
       `conversations ${i}..${i + batch.length - 1} to end their turn`,
       () =>
         batch.every((id) => {
@@ -63,6 +55,7 @@ async function populate(server: RunningServer): Promise<void> {
           return c?.status === 'idle' && c.turn_count === 1;
         }),
       60_000,
+      20,
     );
     ids.push(...batch);
   }
@@ -114,13 +107,7 @@ export async function backfillOnLocalServer(): Promise<BackfillResult> {
       }),
     ]);
     const maxInFlight = server.inFlight().max;
-    const log = await fetch(`${server.controlUrl}/log`, {
-      headers: { authorization: `Bearer ${server.controlToken}` },
-      signal: AbortSignal.timeout(10_000),
-    });
-    const calls = ((await log.json()) as { data: { path: string }[] }).data.filter(
-      (r) => r.path !== '/api/events/stream',
-    ).length;
+    const calls = (await requestLog(server)).filter((r) => r.path !== '/api/events/stream').length;
     return { ms, opened, openKeys, maxInFlight, calls };
   } finally {
     client?.dispose();

@@ -3,6 +3,7 @@
  * Time: the client gets real timers scaled by `client.time_scale` (default 1000: 45 s of client time = 45 ms), so
  * backoff, Retry-After and the watchdog run fast but for real; the server's delays are real milliseconds.
  */
+import { readFileSync } from 'node:fs';
 import type { AnswerResult, ConnectionState, FeedEvent } from '../../src/domain/model';
 import type { Logger, Timers } from '../../src/protocol/env';
 import { FountainClient } from '../../src/protocol/fountainClient';
@@ -22,8 +23,14 @@ export interface Scenario {
     watchdog_ms?: number;
     allow_insecure_http?: boolean;
     url_suffix?: string;
+    /** The stream parser's buffer cap (characters without a complete frame); default: the client's own. */
+    max_frame_chars?: number;
   };
+  /** Serve `http` over https with the certificate in FOUNTAIN_TEST_TLS_CERT/KEY (the process must trust it). */
+  tls?: boolean;
   http: Exchange[];
+  /** A second plain-http loopback server (another origin); `$other` in the first server's responses is its URL. */
+  other_http?: Exchange[];
   steps: Step[];
   expect: Expect;
 }
@@ -73,6 +80,10 @@ interface Expect {
   /** Default true: every non-repeat exchange was used. */
   all_consumed?: boolean;
   max_in_flight?: number;
+  /** How many requests the `other_http` server may receive (default 0 when it exists). */
+  other_requests?: number;
+  /** Exchange indexes whose SSE script the client must have cut off (closed before every write was made). */
+  sse_cut_off?: number[];
 }
 
 export interface RunResult {
@@ -128,7 +139,16 @@ function subsequence<T>(expected: T[], actual: unknown[], eq: (e: T, a: unknown)
 }
 
 export async function runScenario(s: Scenario): Promise<RunResult> {
-  const server = new ScriptedServer(s.http);
+  const tlsFiles = { cert: process.env.FOUNTAIN_TEST_TLS_CERT, key: process.env.FOUNTAIN_TEST_TLS_KEY };
+  if (s.tls && !(tlsFiles.cert && tlsFiles.key)) {
+    return { failures: ['a tls scenario needs FOUNTAIN_TEST_TLS_CERT/KEY'], feed: [], states: [], requests: [] };
+  }
+  const tls = s.tls ? { cert: readFileSync(tlsFiles.cert!), key: readFileSync(tlsFiles.key!) } : undefined;
+  const server = new ScriptedServer(s.http, tls);
+  const other = s.other_http ? new ScriptedServer(s.other_http) : undefined;
+  if (other) {
+    server.vars.$other = await other.listen();
+  }
   const url = await server.listen();
   const scale = s.client?.time_scale ?? 1000;
   const random = s.client?.random ?? 0.5;
@@ -158,7 +178,7 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
       allowInsecureHttp: s.client?.allow_insecure_http,
       logger,
       env: { timers, random: () => random },
-      stream: { watchdogMs: s.client?.watchdog_ms ?? 1e12 },
+      stream: { watchdogMs: s.client?.watchdog_ms ?? 1e12, maxFrameChars: s.client?.max_frame_chars },
       requestTimeoutMs: 1e7,
     });
     c.onDidReceiveEvent((e) => feed.push(normalise(e, c.server)));
@@ -241,6 +261,7 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
   } finally {
     client?.dispose();
     await server.close();
+    await other?.close();
   }
 
   const e = s.expect;
@@ -315,6 +336,28 @@ export async function runScenario(s: Scenario): Promise<RunResult> {
   }
   if (e.max_in_flight !== undefined && server.maxInFlight > e.max_in_flight) {
     failures.push(`max in flight ${server.maxInFlight} > ${e.max_in_flight}`);
+  }
+  if (other && other.requests.length !== (e.other_requests ?? 0)) {
+    failures.push(
+      `the other origin got ${other.requests.length} request(s) (${other.requests.map((r) => `${r.method} ${r.path}`).join(', ')}), expected ${e.other_requests ?? 0}`,
+    );
+  }
+  for (const i of e.sse_cut_off ?? []) {
+    const rec = server.requests.find((r) => r.exchange === i);
+    if (!rec?.cutOffByClient) {
+      failures.push(`exchange ${i}: the client did not cut the stream off (${rec?.sseWrites ?? 'no'} writes made)`);
+    }
+  }
+  // The key may travel only in the Authorization header: never in a state, an answer result or a feed event.
+  const leaks = [
+    ['a connection state', states],
+    ['an answer result', [...answers.values()]],
+    ['a feed event', feed],
+  ] as const;
+  for (const [what, values] of leaks) {
+    if (JSON.stringify(values).includes(key)) {
+      failures.push(`${what} contains the API key`);
+    }
   }
   if (failures.length) {
     failures.push(`states: ${states.map((x) => x.kind).join(' → ')}`);

@@ -4,6 +4,7 @@
  * string, then ended, aborted (socket destroyed) or held open. Unmatched requests get 599 and are recorded.
  */
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Match {
@@ -14,7 +15,9 @@ export interface Match {
   headers_absent?: string[];
 }
 
-export type SseWrite = string | { text: string; delay_ms?: number };
+/** One TCP write of `text`, or `count` writes of `bytes` × `fill` (a stream that never sends a newline). */
+export type SseWrite =
+  string | { text: string; delay_ms?: number } | { fill: string; bytes: number; count: number; delay_ms?: number };
 
 export interface Respond {
   status?: number;
@@ -43,6 +46,9 @@ export interface RecordedRequest {
   body: unknown;
   exchange: number;
   at: number;
+  /** SSE responses: writes completed, and whether the client closed the connection before the script ended. */
+  sseWrites?: number;
+  cutOffByClient?: boolean;
 }
 
 export class ScriptedServer {
@@ -54,16 +60,30 @@ export class ScriptedServer {
   private inFlight = 0;
   maxInFlight = 0;
   url = '';
+  /** Replaced in response header values and bodies, e.g. `$other` → the second server's URL. */
+  readonly vars: Record<string, string> = {};
 
-  constructor(private readonly exchanges: Exchange[]) {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
+  constructor(
+    private readonly exchanges: Exchange[],
+    private readonly tls?: { key: string | Buffer; cert: string | Buffer },
+  ) {
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    this.server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
   }
 
   async listen(): Promise<string> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.address() as AddressInfo;
-    this.url = `http://127.0.0.1:${port}`;
+    this.url = `${this.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     return this.url;
+  }
+
+  private subst(text: string): string {
+    let out = text;
+    for (const [k, v] of Object.entries(this.vars)) {
+      out = out.split(k).join(v);
+    }
+    return out;
   }
 
   /** Exchanges (non-repeat) not used yet. */
@@ -120,13 +140,13 @@ export class ScriptedServer {
       if (!this.exchanges[idx].repeat) {
         this.consumed.add(idx);
       }
-      await this.respond(this.exchanges[idx].respond, res);
+      await this.respond(this.exchanges[idx].respond, res, rec);
     } finally {
       this.inFlight--;
     }
   }
 
-  private async respond(r: Respond, res: http.ServerResponse): Promise<void> {
+  private async respond(r: Respond, res: http.ServerResponse, rec: RecordedRequest): Promise<void> {
     if (r.delay_ms) {
       await delay(r.delay_ms);
     }
@@ -138,21 +158,42 @@ export class ScriptedServer {
       res.writeHead(r.status ?? 200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
-        ...r.headers,
+        ...this.substHeaders(r.headers),
       });
       res.flushHeaders();
       res.socket?.setNoDelay(true);
       this.open.add(res);
       res.on('close', () => this.open.delete(res));
-      for (const w of r.sse) {
-        const item = typeof w === 'string' ? { text: w } : w;
+      rec.sseWrites = 0;
+      rec.cutOffByClient = false;
+      const writes = r.sse.flatMap((w) =>
+        typeof w === 'string'
+          ? [{ text: w }]
+          : 'fill' in w
+            ? Array.from({ length: w.count }, () => ({ text: w.fill.repeat(w.bytes), delay_ms: w.delay_ms }))
+            : [w],
+      );
+      for (const item of writes) {
         if (item.delay_ms) {
           await delay(item.delay_ms);
         }
         if (res.destroyed) {
+          rec.cutOffByClient = true;
           return;
         }
-        await new Promise<void>((resolve) => res.write(item.text, () => resolve()));
+        const ok = await new Promise<boolean>((resolve) => {
+          const onClose = () => resolve(false);
+          res.once('close', onClose);
+          res.write(this.subst(item.text), (e) => {
+            res.off('close', onClose);
+            resolve(!e);
+          });
+        });
+        if (!ok || res.destroyed) {
+          rec.cutOffByClient = true;
+          return;
+        }
+        rec.sseWrites++;
       }
       const close = r.close ?? 'end';
       if (close === 'end') {
@@ -163,13 +204,17 @@ export class ScriptedServer {
       }
       return;
     }
-    const headers: Record<string, string> = { ...r.headers };
-    let payload = r.body ?? '';
+    const headers: Record<string, string> = this.substHeaders(r.headers);
+    let payload = this.subst(r.body ?? '');
     if (r.json !== undefined) {
       headers['content-type'] ??= 'application/json';
       payload = JSON.stringify(r.json);
     }
     res.writeHead(r.status ?? 200, headers).end(payload);
+  }
+
+  private substHeaders(h: Record<string, string> | undefined): Record<string, string> {
+    return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k, this.subst(v)]));
   }
 }
 

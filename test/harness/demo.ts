@@ -4,9 +4,9 @@
  * installed from a freshly built .vsix, pointed at that server. Prints one URL to open. Ctrl+C stops everything.
  */
 import * as path from 'node:path';
-import { QUIET_SETTINGS, installVsix, makeRunDir, startCodeServer, ROOT } from './codeServer';
-import { localServerAvailable, startLocalServer, type LocalServer } from './localServer';
-import { packageVsix } from '../ui/workbench';
+import { QUIET_SETTINGS, installVsix, makeRunDir, startCodeServer, ROOT } from '../support/codeServer';
+import { localServerAvailable, startLocalServer, type LocalServer } from '../support/serverFixture';
+import { packageVsix } from '../support/workbench';
 
 export async function main(): Promise<void> {
   const port = Number(process.env.PORT || 0) || undefined;
@@ -22,6 +22,7 @@ export async function main(): Promise<void> {
     server = await startLocalServer({ scenario: 'demo', logFile: path.join(runDir, 'local-server.log') });
     machineSettings['fountain.serverUrl'] = server.info.url;
     env.FOUNTAIN_API_KEY = server.info.apiKey;
+    env.FOUNTAIN_BASE_URL = server.info.url; // the server the environment's key belongs to
     console.log(`demo: local Fountain server at ${server.info.url}`);
   } else {
     console.log('demo: no local server in this checkout yet; the extension starts with no server configured.');

@@ -5,26 +5,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
-import { ROOT, launchBrowser, makeRunDir, startCodeServer } from './codeServer';
-import { localServerAvailable, startLocalServer, type LocalServer } from './localServer';
+import { ROOT, launchBrowser, makeRunDir, startCodeServer } from '../support/codeServer';
+import { TestServer, type ServerInfo } from '../support/serverClient';
+import { localServerAvailable, startLocalServer, type LocalServer } from '../support/serverFixture';
 
 /** Opens one detached and one in-turn request on the server before VS Code starts. */
-async function preseed(info: { url: string; apiKey: string }): Promise<{ detached: string; inTurn: string }> {
-  const start = async (agent_id: string, prompt: string) => {
-    const res = await fetch(`${info.url}/api/conversations`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${info.apiKey}`,
-        'content-type': 'application/json',
-        accept: 'application/json',
-      },
-      body: JSON.stringify({ agent_id, prompt, title: `preseeded ${agent_id}` }),
-    });
-    if (!res.ok) {
-      throw new Error(`preseed ${agent_id}: ${res.status} ${await res.text()}`);
-    }
-    return ((await res.json()) as { data: { id: string } }).data.id;
-  };
+async function preseed(server: TestServer): Promise<{ detached: string; inTurn: string }> {
+  const start = (agentId: string, prompt: string) =>
+    server.startConversation(agentId, prompt, { title: `preseeded ${agentId}` });
   return {
     detached: await start('waiter', 'wait: touch preseeded-detached.txt'),
     inTurn: await start('claude', 'run: touch preseeded-in-turn.txt'),
@@ -47,12 +35,17 @@ export async function main(): Promise<void> {
     }
     if (server) {
       // Requests opened while the extension is not running: the extension must find them by backfill.
-      env.FOUNTAIN_TEST_PRESEEDED = JSON.stringify(await preseed(server.info));
+      env.FOUNTAIN_TEST_PRESEEDED = JSON.stringify(await preseed(server.client));
     }
     // Without a local server the extension still gets a configuration to read (nothing listens on port 9).
-    const info = server?.info ?? { url: 'http://127.0.0.1:9', apiKey: 'ftn_test_no_server' };
+    const info: Pick<ServerInfo, 'url' | 'apiKey'> = server?.info ?? {
+      url: 'http://127.0.0.1:9',
+      apiKey: 'ftn_test_no_server',
+    };
     machineSettings['fountain.serverUrl'] = info.url;
     env.FOUNTAIN_API_KEY = info.apiKey;
+    // The environment's key belongs to the server FOUNTAIN_BASE_URL names (the configured one, here).
+    env.FOUNTAIN_BASE_URL = info.url;
     env.FOUNTAIN_TEST_SERVER = JSON.stringify(info);
     const cs = await startCodeServer({ runDir, smokeTestDriver: true, env, machineSettings });
     const browser = await launchBrowser(runDir);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
-import type { TestServer } from './serverClient';
+import type { TestServer } from '../support/serverClient';
 
 const MARK = '│ ';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getApi, harnessServer, harnessTestServer, openIn, waitFor } from './support';
-import { TestServer, type ServerInfo } from './serverClient';
+import { TestServer } from '../support/serverClient';
 
 describe('the extension against the local Fountain server', function () {
   let server: TestServer;
@@ -127,7 +127,7 @@ describe('answer commands refuse arguments the extension did not create', functi
     if (!info) {
       this.skip();
     }
-    const server = new TestServer(info as ServerInfo);
+    const server = new TestServer(info);
     const api = await getApi();
     const id = await server.startConversation('claude', 'run: touch forged.txt');
     const item = await waitFor('the request', () => openIn(api.items(), id)[0]);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
-import type { TestServer } from './serverClient';
+import type { TestServer } from '../support/serverClient';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
 

@@ -2,14 +2,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getApi, harnessServer, waitFor } from './support';
-import { TestServer, type ServerInfo } from './serverClient';
+import { TestServer } from '../support/serverClient';
 
 describe('a real ACP agent through the local server and the extension', function () {
   this.timeout(120_000);
 
   it('claude-agent-acp asks, the extension shows its own options, and the answer makes it run the command', async function () {
-    const info = harnessServer() as ServerInfo | undefined;
-    if (!info || !(info.agents as string[] | undefined)?.includes('real-claude')) {
+    const info = harnessServer();
+    if (!info || !info.agents?.includes('real-claude')) {
       this.skip();
     }
     const server = new TestServer(info);

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
-import type { TestServer } from './serverClient';
+import type { TestServer } from '../support/serverClient';
 
 const MB = 1_000_000;
 const MARK = '│ ';

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
-import { TestServer, type ServerInfo } from './serverClient';
+import { TestServer, type ServerInfo } from '../support/serverClient';
 
 export const EXTENSION_ID = 'fountain-approvals.fountain-approvals';
 
@@ -16,12 +16,12 @@ export async function getApi(): Promise<TestApi> {
 }
 
 /** The local server the harness started, if any (url, apiKey, controlUrl, ...). */
-export function harnessServer(): { url: string; apiKey: string; [k: string]: unknown } | undefined {
+export function harnessServer(): ServerInfo | undefined {
   const raw = process.env.FOUNTAIN_TEST_SERVER;
-  return raw ? (JSON.parse(raw) as { url: string; apiKey: string }) : undefined;
+  return raw ? (JSON.parse(raw) as ServerInfo) : undefined;
 }
 
-export { waitFor } from '../harness/wait';
+export { waitFor } from '../support/wait';
 
 /** Items of one conversation that are still waiting. */
 export function openIn(items: InboxItem[], conversationId: string): InboxItem[] {
@@ -31,5 +31,5 @@ export function openIn(items: InboxItem[], conversationId: string): InboxItem[] 
 /** The harness's local server as a client, or undefined (then the suite skips) when the harness started none. */
 export function harnessTestServer(): TestServer | undefined {
   const info = harnessServer();
-  return info && process.env.FOUNTAIN_TEST_PRESEEDED ? new TestServer(info as ServerInfo) : undefined;
+  return info && process.env.FOUNTAIN_TEST_PRESEEDED ? new TestServer(info) : undefined;
 }

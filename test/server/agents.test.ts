@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import * as path from 'node:path';
 import { parseScript } from './agents/scripted';
 import type { RunningServer } from './server';
-import { answerPath, api, createAndAsk, isStage, waitEvent } from './helpers';
-import { start } from './helpers';
+import { answerPath, api, createAndAsk, isStage, waitEvent } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
 
 const ids = (opts: unknown) => (opts as { optionId: string }[]).map((o) => o.optionId);
 

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunningServer } from './server';
-import { answerPath, api, createAndAsk, events, isStage, stageData, start, waitEvent, waitFor } from './helpers';
+import { answerPath, api, createAndAsk, events, isStage, stageData, waitEvent } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 
 describe('test server: the answer route (in-turn requests)', function () {
   let server: RunningServer;
@@ -222,7 +224,7 @@ describe('test server: the answer route (in-turn requests)', function () {
   it('a request while a turn is held keeps being held until answered (waitFor is bounded)', async () => {
     const { id, requestId } = await createAndAsk(server, 'codex', 'run: git status');
     assert.ok(/^[0-9a-f-]{36}\.[0-9a-f]{16}$/.test(requestId), 'codex numbers its requests with UUIDs');
-    await waitFor(() => server.engine.isHeld(id, requestId), 'held');
+    await waitFor('held', () => server.engine.isHeld(id, requestId));
     assert.equal(
       (await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow_once' } })).status,
       200,

@@ -9,11 +9,11 @@ import {
   events,
   isStage,
   stageData,
-  start,
   waitEvent,
-  waitFor,
   type LogEvent,
-} from './helpers';
+} from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 
 interface Pending {
   request_id: string;
@@ -39,10 +39,10 @@ async function waiting(server: RunningServer, prompt = 'wait(3600): touch detach
   const asked = await createAndAsk(server, agent, prompt);
   const turnDone = await waitEvent(server, asked.id, isStage('turn', 'done'), 'turn/done waiting');
   await waitFor(
+    'idle',
     async () =>
       (await api<{ data: { status: string } }>(server, 'GET', `/api/conversations/${asked.id}`)).body.data.status ===
       'idle',
-    'idle',
   );
   return { ...asked, turnDone };
 }
@@ -106,8 +106,8 @@ describe('test server: detached requests', function () {
       detached: true,
     });
     await waitFor(
-      async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
       'resume turn done',
+      async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
     );
     const prompts = resumePrompts(server, id);
     assert.equal(prompts.length, 1);
@@ -143,20 +143,20 @@ describe('test server: detached requests', function () {
     assert.equal(bad.body.error, 'unknown_option');
     server.sendPrompt(id, 'sleep: 400');
     await waitFor(
+      'running',
       async () =>
         (await api<{ data: { status: string } }>(server, 'GET', `/api/conversations/${id}`)).body.data.status ===
         'running',
-      'running',
     );
     const busy = await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow' } });
     assert.equal(busy.status, 400);
     assert.deepEqual(busy.body, { error: 'conversation_busy' });
     assert.equal((await pending(server, id)).length, 1, 'left open');
     await waitFor(
+      'idle again',
       async () =>
         (await api<{ data: { status: string } }>(server, 'GET', `/api/conversations/${id}`)).body.data.status ===
         'idle',
-      'idle again',
     );
     assert.equal((await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'reject' } })).status, 200);
   });
@@ -203,15 +203,15 @@ describe('test server: detached requests', function () {
       option_id: 'reject',
       detached: true,
     });
-    await waitFor(() => resumePrompts(server, id).length === 1, 'resume prompt');
+    await waitFor('resume prompt', () => resumePrompts(server, id).length === 1);
     const a = (JSON.parse(resumePrompts(server, id)[0]) as Record<string, Record<string, unknown>>)[
       'fountain/permission_answer'
     ];
     assert.equal(a.outcome, 'timeout');
     assert.equal(a.option_id, 'reject');
     await waitFor(
-      async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
       'resume turn done',
+      async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
     );
     assert.ok(!existsSync(path.join(server.cwdOf(id)!, 'never.txt')));
     assert.equal((await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow' } })).status, 409);
@@ -221,18 +221,18 @@ describe('test server: detached requests', function () {
     const { id, requestId } = await waiting(server, 'wait(30): touch x.txt');
     server.sendPrompt(id, 'sleep: 300');
     await waitFor(
+      'running',
       async () =>
         (await api<{ data: { status: string } }>(server, 'GET', `/api/conversations/${id}`)).body.data.status ===
         'running',
-      'running',
     );
     server.advance(60_000);
     assert.equal((await pending(server, id)).length, 1, 'busy: left for the next sweep');
     await waitFor(
+      'idle',
       async () =>
         (await api<{ data: { status: string } }>(server, 'GET', `/api/conversations/${id}`)).body.data.status ===
         'idle',
-      'idle',
     );
     server.advance(60_000);
     const done = await waitEvent(server, id, isStage('request', 'done'), 'request/done');

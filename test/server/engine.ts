@@ -1,14 +1,14 @@
 /**
- * The server's brain: conversations, turns and the ask flow, as Fountain runs them.
+ * The server's brain: conversations, turns and the ask flow, as Fountain runs them. It returns records and results;
+ * the routes turn them into HTTP (./routes, ./views).
  *
- * The server is the ACP *client* of each conversation's agent (SDK 2.4 app API). A `session/request_permission` gets
+ * The server is the ACP *client* of each conversation's agent (./agentSessions). A `session/request_permission` gets
  * the effective verdict (agent policy clamped by the launch policy, computed live); `auto_*` is answered at once,
  * `ask` is held under a minted id `<jsonrpc id>.<16 hex>`, stored on the `acp` stream, announced by `request`/`started`,
  * and resolved by the first answer, the in-turn ceiling, or the end of the turn. A turn that ends `waiting` turns its
  * held request into a detached one with a deadline; answering (or the once-a-minute sweep) opens a resume turn whose
  * prompt is the one-line `fountain/permission_answer` JSON.
  */
-import * as acp from '@agentclientprotocol/sdk';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
@@ -23,10 +23,12 @@ import {
 } from '../../src/policy';
 import { blocksForUpdate, permissionRequestBlock, type Block } from './blocks';
 import type { Clock, TimerHandle } from './clock';
-import type { AgentDefinition, AgentProcess } from './agents/types';
+import type { AgentDefinition } from './agents/types';
+import { AgentSessions, type PermissionResponse } from './agentSessions';
 import type { SseHub } from './sse';
 import {
   newKey,
+  type AgentRec,
   type ConversationRec,
   type EventRec,
   type RequestRec,
@@ -48,8 +50,6 @@ export interface EngineOptions {
   log: (msg: string) => void;
 }
 
-type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } };
-
 interface Held {
   rec: RequestRec;
   respond: (r: PermissionResponse) => void;
@@ -62,24 +62,31 @@ interface Queued {
   clientRequestId: string | null;
 }
 
-interface Session {
-  proc: AgentProcess;
-  conn: acp.ClientConnection;
-  sessionId: string;
-}
+/** Why `createConversation` made no conversation. */
+export type CreateRefusal =
+  | { refused: 'agent_blank' | 'agent_unknown' | 'labels_invalid' | 'policy_unenforceable' }
+  | { refused: 'policy_invalid'; errors: string[] }
+  | { refused: 'policy_widens'; key: string };
 
-export interface HttpResult {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+/** How an answer ended: `answered` (delivered, or a resume turn opened) or why it was refused. */
+export type AnswerResult =
+  | 'answered'
+  | 'sprite_may_not_answer'
+  | 'not_found'
+  | 'resolved'
+  | 'option_id_required'
+  | 'unknown_option'
+  | 'conversation_busy'
+  | 'account_suspended'
+  | 'insufficient_credits'
+  | 'not_delivered';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class Engine {
   private readonly held = new Map<string, Held>();
-  private readonly sessions = new Map<string, Promise<Session>>();
+  private readonly sessions: AgentSessions;
   private readonly queues = new Map<string, Queued[]>();
   private readonly running = new Set<string>();
   private readonly currentTurn = new Map<string, TurnRec>();
@@ -92,6 +99,11 @@ export class Engine {
     public store: Store,
     private readonly opts: EngineOptions,
   ) {
+    this.sessions = new AgentSessions(opts.agents, opts.log, {
+      onPermission: (conv, params, jsonrpcId) => this.onPermission(conv, params, jsonrpcId),
+      onLine: (conv, line) => this.onAgentLine(conv, line),
+      onSessionId: (conv) => this.store.saveConv(conv),
+    });
     this.sweepTimer = opts.clock.every(opts.sweepMs, () => this.sweep());
   }
 
@@ -163,58 +175,59 @@ export class Engine {
 
   // ---------------------------------------------------------------------------------------------- conversations
 
-  /** POST /api/conversations (also the control API's "as another client"). */
-  createConversation(user: UserRec, body: Record<string, unknown>, source: 'api' | 'ui' = 'api'): HttpResult {
-    const agentId = body.agent_id;
-    if (typeof agentId !== 'string' || agentId === '') {
-      return { status: 422, body: { error: 'validation_failed', errors: { agent_id: ["can't be blank"] } } };
-    }
-    const agent = this.store.agents.get(agentId);
-    const def = this.opts.agents.get(agentId);
-    if (!agent || !def) {
-      return { status: 422, body: { error: 'validation_failed', errors: { agent_id: ['does not exist'] } } };
-    }
+  /** Why a launch policy or labels were refused, or the checked launch policy and labels. */
+  private checkLaunch(
+    agent: AgentRec,
+    body: Record<string, unknown>,
+  ): CreateRefusal | { launch: Record<string, unknown> | null; labels: Record<string, string> } {
     let launch: Record<string, unknown> | null = null;
     if (body.permission_policy !== undefined && body.permission_policy !== null) {
       const v = validatePolicy(body.permission_policy);
       if (!v.ok) {
-        return {
-          status: 422,
-          body: { error: 'permission_policy_invalid', message: `permission_policy is invalid: ${v.errors.join('; ')}` },
-        };
+        return { refused: 'policy_invalid', errors: v.errors };
       }
       launch = body.permission_policy as Record<string, unknown>;
       if (
         agent.runtime === 'opencode' &&
         Object.entries(launch).some(([k, val]) => k !== 'ask_timeout' && val !== 'auto_allow')
       ) {
-        return {
-          status: 422,
-          body: {
-            error: 'permission_policy_unenforceable',
-            message:
-              'the opencode runtime never asks before it runs a tool, so a policy stricter than auto_allow cannot be enforced',
-          },
-        };
+        return { refused: 'policy_unenforceable' };
       }
       const n = checkNarrows(agent.permission_policy, launch, { ceilingSec: this.opts.ceilingSec });
       if (!n.ok) {
-        return {
-          status: 422,
-          body: {
-            error: 'permission_policy_widens',
-            message: `a launch permission_policy may only narrow the agent's policy; ${n.key} would be loosened`,
-          },
-        };
+        return { refused: 'policy_widens', key: n.key };
       }
     }
     let labels: Record<string, string> = {};
     if (body.labels !== undefined && body.labels !== null) {
       if (!isObj(body.labels) || Object.values(body.labels).some((v) => typeof v !== 'string')) {
-        return { status: 422, body: { error: 'validation_failed', errors: { labels: ['must be a map of strings'] } } };
+        return { refused: 'labels_invalid' };
       }
       labels = body.labels as Record<string, string>;
     }
+    return { launch, labels };
+  }
+
+  /** POST /api/conversations (also the control API's "as another client"): the new conversation or why not. */
+  createConversation(
+    user: UserRec,
+    body: Record<string, unknown>,
+    source: 'api' | 'ui' = 'api',
+  ): ConversationRec | CreateRefusal {
+    const agentId = body.agent_id;
+    if (typeof agentId !== 'string' || agentId === '') {
+      return { refused: 'agent_blank' };
+    }
+    const agent = this.store.agents.get(agentId);
+    const def = this.opts.agents.get(agentId);
+    if (!agent || !def) {
+      return { refused: 'agent_unknown' };
+    }
+    const checked = this.checkLaunch(agent, body);
+    if ('refused' in checked) {
+      return checked;
+    }
+    const { launch, labels } = checked;
     const prompt = typeof body.prompt === 'string' && body.prompt !== '' ? body.prompt : null;
     const id = randomUUID();
     const now = this.now();
@@ -245,7 +258,7 @@ export class Engine {
     this.store.saveConv(conv);
     this.store.saveKey({ key: newKey('ftn_sprite_'), user_id: user.id, scope: `sprite:${id}` });
     this.opts.hub.conversationsChanged(user.id);
-    void this.ensureSession(conv).then(
+    void this.sessions.ensure(conv).then(
       () => {
         if (conv.status === 'pending') {
           this.touch(conv, { status: 'idle' });
@@ -256,7 +269,7 @@ export class Engine {
     if (prompt) {
       this.enqueue(conv, prompt, 'user', typeof body.client_request_id === 'string' ? body.client_request_id : null);
     }
-    return { status: 201, body: { data: this.conversationJson(conv, true) } };
+    return conv;
   }
 
   spriteKeyOf(conversationId: string): string | undefined {
@@ -266,90 +279,6 @@ export class Engine {
       }
     }
     return undefined;
-  }
-
-  conversationJson(c: ConversationRec, withPending: boolean): Record<string, unknown> {
-    const agent = this.store.agents.get(c.agent_id);
-    return {
-      id: c.id,
-      title: c.title,
-      first_prompt: c.first_prompt,
-      sandbox_id: c.sandbox_id,
-      sandbox: {
-        id: c.sandbox_id,
-        sprite_name: `sprite-${c.sandbox_id.slice(0, 8)}`,
-        status: c.status === 'terminated' ? 'terminated' : 'running',
-        provider: 'local',
-        agent_id: c.agent_id,
-        environment_id: null,
-        vault_id: null,
-        mode: 'persistent',
-        url: null,
-        checkpoint: null,
-        runner: 'test-server',
-      },
-      agent_id: c.agent_id,
-      agent_version_id: null,
-      agent_version: null,
-      vault_id: null,
-      environment_id: null,
-      sandbox_api_access: 'owner',
-      permission_policy: c.permission_policy,
-      runtime: c.runtime,
-      acp: true,
-      status: c.status,
-      runtime_session_id: c.runtime_session_id,
-      source: c.source,
-      parent_conversation_id: null,
-      channel_id: c.channel_id,
-      labels: c.labels,
-      turn_count: c.turn_count,
-      last_active_at: c.last_active_at,
-      last_read_at: null,
-      unread: false,
-      usage_total: { input: 0, output: 0 },
-      pending_requests: withPending ? this.pendingRequests(c) : [],
-      inserted_at: c.inserted_at,
-      updated_at: c.updated_at,
-      agent_name: agent?.name ?? null,
-    };
-  }
-
-  /** Detached, unresolved requests, ordered by the turn number of the turn that ended waiting. */
-  pendingRequests(c: ConversationRec): Record<string, unknown>[] {
-    const turnNo = (id: string) => this.store.turns.get(id)?.turn_number ?? 0;
-    return [...this.store.requests.values()]
-      .filter((r) => r.conversation_id === c.id && r.state === 'detached')
-      .sort((a, b) => turnNo(a.turn_id) - turnNo(b.turn_id))
-      .map((r) => ({
-        request_id: r.request_id,
-        tool: r.tool,
-        options: r.options,
-        asked_at: iso(r.asked_at),
-        deadline: r.deadline === null ? null : iso(r.deadline),
-        turn_id: r.turn_id,
-      }));
-  }
-
-  turnJson(t: TurnRec): Record<string, unknown> {
-    return {
-      id: t.id,
-      turn_number: t.turn_number,
-      prompt: t.prompt,
-      status: t.status,
-      client_request_id: t.client_request_id,
-      origin: t.origin,
-      waiting: t.waiting,
-      stop_reason: t.stop_reason,
-      exit_code: t.exit_code,
-      limit_reason: t.limit_reason,
-      started_at: t.started_at,
-      ended_at: t.ended_at,
-      inserted_at: t.inserted_at,
-      image_count: 0,
-      model_selection: null,
-      usage: { input: 0, output: 0 },
-    };
   }
 
   // ---------------------------------------------------------------------------------------------- prompts & turns
@@ -415,7 +344,7 @@ export class Engine {
     let stop: string | undefined;
     let failure: string | undefined;
     try {
-      const s = await this.ensureSession(conv);
+      const s = await this.sessions.ensure(conv);
       const r = await s.conn.agent.request<Record<string, unknown>>('session/prompt', {
         sessionId: s.sessionId,
         prompt: [{ type: 'text', text: turn.prompt }],
@@ -512,60 +441,7 @@ export class Engine {
     this.pump(conv);
   }
 
-  // ---------------------------------------------------------------------------------------------- agent sessions
-
-  private ensureSession(conv: ConversationRec): Promise<Session> {
-    let s = this.sessions.get(conv.id);
-    if (!s) {
-      s = this.launch(conv);
-      this.sessions.set(conv.id, s);
-      s.catch((err: unknown) => {
-        this.sessions.delete(conv.id);
-        this.opts.log(
-          `agent ${conv.agent_id} for ${conv.id} failed to start: ${(err as Error)?.message ?? String(err)}`,
-        );
-      });
-    }
-    return s;
-  }
-
-  private async launch(conv: ConversationRec): Promise<Session> {
-    const def = this.opts.agents.get(conv.agent_id);
-    if (!def) {
-      throw new Error(`no launcher for agent ${conv.agent_id}`);
-    }
-    mkdirSync(conv.cwd, { recursive: true });
-    const proc = await def.launch({ conversationId: conv.id, cwd: conv.cwd, env: {} });
-    const tap = new LineTap((line) => this.onAgentLine(conv, line));
-    const app = acp
-      .client({ name: 'fountain-test-server' })
-      .onRequest(
-        'session/request_permission',
-        (raw: unknown) => raw,
-        (ctx) => this.onPermission(conv, isObj(ctx.params) ? ctx.params : {}, ctx.requestId ?? 'null'),
-      )
-      .onNotification('session/update', () => undefined);
-    const conn = app.connect(acp.ndJsonStream(proc.input, proc.output.pipeThrough(tap)));
-    void conn.closed.then(
-      () => this.onAgentGone(conv),
-      () => this.onAgentGone(conv),
-    );
-    await conn.agent.request('initialize', {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-      clientInfo: { name: 'fountain-test-server', version: '1.0.0' },
-    });
-    const ns = await conn.agent.request('session/new', { cwd: conv.cwd, mcpServers: [] });
-    if (conv.runtime_session_id !== ns.sessionId) {
-      conv.runtime_session_id = ns.sessionId;
-      this.store.saveConv(conv);
-    }
-    return { proc, conn, sessionId: ns.sessionId };
-  }
-
-  private onAgentGone(conv: ConversationRec): void {
-    this.sessions.delete(conv.id);
-  }
+  // ---------------------------------------------------------------------------------------------- agent output
 
   /** Every agent→client `session/update` line is stored verbatim on the `acp` stream. */
   private onAgentLine(conv: ConversationRec, line: string): void {
@@ -689,63 +565,26 @@ export class Engine {
 
   /**
    * POST /api/conversations/{id}/requests/{request_id}, after auth, 406 and the body cast.
-   * Order: sprite → lookup (404) → status (409) → detached or in-turn branch.
+   * Order: sprite → lookup (not_found) → status (resolved) → detached or in-turn branch.
    */
-  answer(scope: string, user: UserRec, conversationId: string, requestId: string, optionId: unknown): HttpResult {
+  answer(scope: string, user: UserRec, conversationId: string, requestId: string, optionId: unknown): AnswerResult {
     if (scope.startsWith('sprite:')) {
-      return { status: 403, body: { error: 'sprite_may_not_answer' } };
+      return 'sprite_may_not_answer';
     }
     const conv = this.store.conversations.get(conversationId);
     if (!conv || conv.user_id !== user.id) {
-      return { status: 404, body: { error: 'not_found' } };
+      return 'not_found';
     }
-    const resolved: HttpResult = {
-      status: 409,
-      body: {
-        error: 'permission_request_resolved',
-        message: 'this permission request is no longer waiting for an answer',
-      },
-    };
     if (conv.status !== 'idle' && conv.status !== 'running') {
-      return resolved;
+      return 'resolved';
     }
     const rec = this.store.request(conv.id, requestId);
     if (rec?.state === 'detached') {
-      const bad = optionError(rec, optionId);
-      if (bad) {
-        return bad;
-      }
-      if (this.isBusy(conv)) {
-        return { status: 400, body: { error: 'conversation_busy' } };
-      }
-      if (user.suspended) {
-        return { status: 403, body: { error: 'account_suspended', message: 'this account is suspended' } };
-      }
-      if (user.no_credits) {
-        return {
-          status: 402,
-          body: {
-            error: 'insufficient_credits',
-            message: 'the credit balance is spent',
-            upgrade_url: '/account/billing',
-          },
-        };
-      }
-      const ok = this.resolveDetached(conv, rec, 'answered', optionId as string);
-      if (!ok) {
-        return {
-          status: 409,
-          body: {
-            error: 'permission_answer_not_delivered',
-            message: 'the answer was recorded, but the conversation could not be resumed; send a prompt to wake it',
-          },
-        };
-      }
-      return { status: 200, body: { ok: true } };
+      return this.answerDetached(conv, rec, user, optionId);
     }
     const h = rec ? this.held.get(this.heldKey(rec)) : undefined;
     if (!rec || !h) {
-      return resolved;
+      return 'resolved';
     }
     const bad = optionError(rec, optionId);
     if (bad) {
@@ -754,7 +593,24 @@ export class Engine {
     this.resolveHeld(h, 'answered', optionId as string, {
       outcome: { outcome: 'selected', optionId: optionId as string },
     });
-    return { status: 200, body: { ok: true } };
+    return 'answered';
+  }
+
+  private answerDetached(conv: ConversationRec, rec: RequestRec, user: UserRec, optionId: unknown): AnswerResult {
+    const bad = optionError(rec, optionId);
+    if (bad) {
+      return bad;
+    }
+    if (this.isBusy(conv)) {
+      return 'conversation_busy';
+    }
+    if (user.suspended) {
+      return 'account_suspended';
+    }
+    if (user.no_credits) {
+      return 'insufficient_credits';
+    }
+    return this.resolveDetached(conv, rec, 'answered', optionId as string) ? 'answered' : 'not_delivered';
   }
 
   /** Resolve a detached request and open its resume turn. Returns false when the resume turn could not open. */
@@ -894,19 +750,7 @@ export class Engine {
       this.opts.clock.cancel(h.timer);
     }
     this.held.clear();
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(
-      sessions.map(async (p) => {
-        try {
-          const s = await p;
-          s.conn.close();
-          await s.proc.dispose();
-        } catch {
-          // already gone
-        }
-      }),
-    );
+    await this.sessions.disposeAll();
   }
 
   /** For tests and the control API: is the request currently held in a live turn? */
@@ -923,38 +767,12 @@ function metaTimeout(params: Record<string, unknown>): unknown {
   return meta.fountain.timeout;
 }
 
-function optionError(rec: RequestRec, optionId: unknown): HttpResult | undefined {
+function optionError(rec: RequestRec, optionId: unknown): AnswerResult | undefined {
   if (typeof optionId !== 'string' || optionId === '') {
-    return { status: 422, body: { error: 'option_id_required', message: 'option_id must be a non-empty string' } };
+    return 'option_id_required';
   }
   if (!rec.options.some((o) => o.optionId === optionId)) {
-    return { status: 422, body: { error: 'unknown_option', message: 'option_id was not offered for this request' } };
+    return 'unknown_option';
   }
   return undefined;
-}
-
-/** Passes bytes through untouched and reports every complete line it saw. */
-class LineTap extends TransformStream<Uint8Array, Uint8Array> {
-  constructor(onLine: (line: string) => void) {
-    const decoder = new TextDecoder();
-    let buf = '';
-    super({
-      transform(chunk, ctl) {
-        buf += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).replace(/\r$/, '');
-          buf = buf.slice(nl + 1);
-          if (line.trim()) {
-            try {
-              onLine(line);
-            } catch (err) {
-              console.error('[test-server] line tap failed:', err);
-            }
-          }
-        }
-        ctl.enqueue(chunk);
-      },
-    });
-  }
 }

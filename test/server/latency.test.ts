@@ -1,22 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { performance } from 'node:perf_hooks';
 import type { RunningServer } from './server';
-import { api, openSse, start, waitFor } from './helpers';
-
-async function control<T = Record<string, unknown>>(
-  server: RunningServer,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const r = await fetch(`${server.controlUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.controlToken}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  return { status: r.status, body: (await r.json()) as T };
-}
+import { api, control, openSse } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 
 type InFlight = { max: number; current: number };
 
@@ -65,11 +52,11 @@ describe('test server: response latency and requests in flight (benchmark knobs)
 
     const calls = Array.from({ length: 6 }, () => api(server, 'GET', '/api/conversations'));
     await waitFor(
-      async () => (await control<InFlight>(server, 'GET', '/inflight')).body.current === 6,
       'six calls in flight',
+      async () => (await control<InFlight>(server, 'GET', '/inflight')).body.current === 6,
     );
     assert.ok((await Promise.all(calls)).every((r) => r.status === 200));
-    await waitFor(() => server.inFlight().current === 0, 'nothing in flight');
+    await waitFor('nothing in flight', () => server.inFlight().current === 0);
     assert.deepEqual((await control<InFlight>(server, 'GET', '/inflight')).body, { max: 6, current: 0 });
 
     assert.deepEqual((await control<InFlight>(server, 'POST', '/inflight/reset')).body, { max: 0, current: 0 });
@@ -77,7 +64,7 @@ describe('test server: response latency and requests in flight (benchmark knobs)
     for (let i = 0; i < 3; i++) {
       assert.equal((await api(server, 'GET', '/api/agents')).status, 200);
     }
-    await waitFor(() => server.inFlight().current === 0, 'nothing in flight');
+    await waitFor('nothing in flight', () => server.inFlight().current === 0);
     assert.deepEqual(server.inFlight(), { max: 1, current: 0 }, 'one at a time');
 
     sse.close();

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { realAgentsInstalled } from './agents/real/index';
-import { answerPath, api, createAndAsk, events, isStage, stageData, start, waitEvent, waitFor } from './helpers';
+import { answerPath, api, createAndAsk, events, isStage, stageData, waitEvent } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 import type { RunningServer } from './server';
 
 /**
@@ -47,7 +49,7 @@ describe('test server: a real ACP agent (claude-agent-acp) asks and the server h
     const allow = options.find((o) => o.kind === 'allow_once')!.optionId;
     const r = await api(server, 'POST', answerPath(id, requestId), { body: { option_id: allow } });
     assert.equal(r.status, 200);
-    await waitFor(() => existsSync(file), 'the command the real agent ran', 60_000);
+    await waitFor('the command the real agent ran', () => existsSync(file), 60_000);
     assert.equal(readFileSync(file, 'utf8').trim(), 'yes');
     const done = await waitEvent(server, id, isStage('request', 'done'), 'request/done', 10_000);
     assert.deepEqual(stageData(done), { request_id: requestId, outcome: 'answered', option_id: allow });

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { RunningServer } from './server';
-import { answerPath, api, createAndAsk, events, isStage, start, waitEvent, waitFor } from './helpers';
+import { answerPath, api, createAndAsk, events, isStage, waitEvent } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 
 type Conv = {
   id: string;
@@ -124,10 +126,10 @@ describe('test server: REST routes', function () {
       assert.match(r.body.data.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       assert.deepEqual(r.body.data.permission_policy, { default: 'ask', Bash: 'auto_deny' });
       await waitFor(
+        'idle',
         async () =>
           (await api<{ data: Conv }>(server, 'GET', `/api/conversations/${r.body.data.id}`)).body.data.status ===
           'idle',
-        'idle',
       );
     });
 
@@ -182,8 +184,8 @@ describe('test server: REST routes', function () {
         200,
       );
       await waitFor(
-        async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
         'second turn done',
+        async () => (await events(server, id)).filter(isStage('turn', 'done')).length === 2,
       );
       const turns = await api<{
         data: { turn_number: number; prompt: string; client_request_id: string | null; status: string }[];

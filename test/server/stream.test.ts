@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { RunningServer } from './server';
-import { answerPath, api, createAndAsk, events, isStage, openSse, payload, start, waitEvent, waitFor } from './helpers';
+import { answerPath, api, createAndAsk, events, isStage, openSse, payload, waitEvent } from '../support/serverClient';
+import { startInProcess as start } from '../support/serverFixture';
+import { waitFor } from '../support/wait';
 
 describe('test server: SSE streams', function () {
   let server: RunningServer;
@@ -70,7 +72,7 @@ describe('test server: SSE streams', function () {
     server = await start();
     const before = await createAndAsk(server, 'claude', 'run: ls');
     const s = await openSse(server, '/api/events/stream?streams=acp,stage&blocks=true');
-    await waitFor(() => s.raw.length > 0, 'first bytes');
+    await waitFor('first bytes', () => s.raw.length > 0);
     assert.ok(s.raw.startsWith(': connected'), `first bytes: ${JSON.stringify(s.raw.slice(0, 20))}`);
     const bob = await openSse(server, '/api/events/stream', { key: server.apiKey2 });
     const after = await createAndAsk(server, 'gemini', 'run: ls');
@@ -121,7 +123,7 @@ describe('test server: SSE streams', function () {
     server = await start({ heartbeatMs: 40 });
     const { id } = await createAndAsk(server, 'claude', 'run: ls');
     const s = await openSse(server, '/api/events/stream');
-    await waitFor(() => s.comments.filter((c) => c === 'heartbeat').length >= 2, 'two heartbeats');
+    await waitFor('two heartbeats', () => s.comments.filter((c) => c === 'heartbeat').length >= 2);
     server.stallStreams(true);
     await new Promise((r) => setTimeout(r, 30));
     const len = s.raw.length;
@@ -133,7 +135,7 @@ describe('test server: SSE streams', function () {
 
     const c1 = await openSse(server, `/api/conversations/${id}/stream`);
     const c2 = await openSse(server, '/api/events/stream');
-    await waitFor(() => server.hub.list().length === 3, 'three streams');
+    await waitFor('three streams', () => server.hub.list().length === 3);
     const dropped = server.dropStream(undefined, 'abort');
     assert.equal(typeof dropped, 'number');
     assert.equal(await c2.ended, 'error');
@@ -184,9 +186,8 @@ describe('test server: SSE streams', function () {
       );
       const done = await waitEvent(server, id, isStage('request', 'done'), 'request/done after restart');
       assert.ok(done.id > before[before.length - 1].id);
-      await waitFor(
-        () => server.agentPrompts(id).some((p) => p.includes('fountain/permission_answer')),
-        'relaunched agent resumed',
+      await waitFor('relaunched agent resumed', () =>
+        server.agentPrompts(id).some((p) => p.includes('fountain/permission_answer')),
       );
     } finally {
       await server.close();

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { TestServer, type LoggedRequest, type ServerInfo } from '../integration/serverClient';
+import { TestServer, type LoggedRequest } from '../support/serverClient';
 import {
   clickNotificationButton,
   notification,
@@ -61,7 +61,7 @@ describe('UI: approval History view and policy recommendations', function () {
     if (!wb.server) {
       this.skip();
     }
-    server = new TestServer(wb.server.info as ServerInfo);
+    server = new TestServer(wb.server.info);
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { TestServer } from '../support/serverClient';
 import {
   clickNotificationButton,
   notification,
@@ -44,7 +44,7 @@ describe('UI: approving in the real workbench', function () {
     if (!wb.server) {
       this.skip();
     }
-    server = new TestServer(wb.server.info as ServerInfo);
+    server = new TestServer(wb.server.info);
     MEDIA = process.env.FOUNTAIN_UPDATE_SCREENSHOTS
       ? path.resolve(__dirname, '..', '..', 'media')
       : path.join(wb.runDir, 'screenshots');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { TestServer, type ServerInfo } from '../integration/serverClient';
+import { TestServer } from '../support/serverClient';
 import { openWorkbench, runCommand, screenshot, toast, type Workbench } from './workbench';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
@@ -33,7 +33,7 @@ describe('UI: editing an agent permission policy', function () {
     if (!wb.server) {
       this.skip();
     }
-    server = new TestServer(wb.server.info as ServerInfo);
+    server = new TestServer(wb.server.info);
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') {

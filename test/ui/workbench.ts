@@ -1,104 +1,13 @@
 /**
- * The UI tier's fixture: one local Fountain server, one code-server with the extension installed from the built
- * .vsix (no smoke-test driver, so real toasts show), and one headless Chromium page on the workbench.
+ * The UI tier's page helpers (command palette, notifications, text). The workbench itself is opened by the shared
+ * fixture in test/support/workbench.ts, re-exported here with the one polling wait.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  QUIET_SETTINGS,
-  ROOT,
-  installVsix,
-  launchBrowser,
-  makeRunDir,
-  startCodeServer,
-  type CodeServer,
-} from '../harness/codeServer';
-import { waitFor } from '../harness/wait';
-import { localServerAvailable, startLocalServer, type LocalServer } from '../harness/localServer';
+import type { Locator, Page } from 'playwright-core';
 
-export interface Workbench {
-  readonly page: Page;
-  readonly runDir: string;
-  readonly server: LocalServer | undefined;
-  readonly serverUrl: string;
-  close(): Promise<void>;
-}
-
-/** Builds the production bundle and packages the .vsix the user would install. */
-export function packageVsix(outFile: string): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs'), '--production'], { cwd: ROOT, stdio: 'inherit' });
-  execFileSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules/@vscode/vsce/vsce'),
-      'package',
-      '--no-dependencies',
-      '--allow-missing-repository',
-      '--no-rewrite-relative-links',
-      '--skip-license',
-      '--out',
-      outFile,
-    ],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
-}
-
-export async function openWorkbench(
-  opts: { scenario?: string; withKeyInEnv?: boolean; userSettings?: Record<string, unknown> } = {},
-): Promise<Workbench> {
-  const runDir = makeRunDir('fountain-ui-');
-  const vsix = path.join(runDir, 'fountain-approvals.vsix');
-  packageVsix(vsix);
-  installVsix(runDir, vsix);
-  let server: LocalServer | undefined;
-  let cs: CodeServer | undefined;
-  let browser: Browser | undefined;
-  try {
-    let serverUrl = 'http://127.0.0.1:9';
-    const env: Record<string, string> = {};
-    if (localServerAvailable()) {
-      server = await startLocalServer({
-        scenario: opts.scenario ?? 'empty',
-        logFile: path.join(runDir, 'local-server.log'),
-      });
-      serverUrl = server.info.url;
-      if (opts.withKeyInEnv) {
-        env.FOUNTAIN_API_KEY = server.info.apiKey;
-      }
-    }
-    cs = await startCodeServer({
-      runDir,
-      env,
-      userSettings: { ...QUIET_SETTINGS, ...opts.userSettings },
-      machineSettings: { 'fountain.serverUrl': serverUrl },
-    });
-    browser = await launchBrowser(runDir);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const ws = path.join(ROOT, 'test/fixtures/ws');
-    await page.goto(`${cs.url}/?folder=${encodeURIComponent(ws)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    const b = browser;
-    const c = cs;
-    return {
-      page,
-      runDir,
-      server,
-      serverUrl,
-      close: async () => {
-        await b.close().catch(() => undefined);
-        await c.stop();
-        await server?.stop();
-      },
-    };
-  } catch (err) {
-    await browser?.close().catch(() => undefined);
-    await cs?.stop();
-    await server?.stop();
-    throw err;
-  }
-}
+export { openWorkbench, type Workbench } from '../support/workbench';
+export { until } from '../support/wait';
 
 /** Runs a command from the palette by its title, retrying while contributions are still registering. */
 export async function runCommand(page: Page, title: string, timeoutMs = 45_000): Promise<void> {
@@ -163,11 +72,6 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
 /** Visible text of an element with the editor's non-breaking spaces turned back into spaces. */
 export async function textOf(locator: Locator): Promise<string> {
   return (await locator.innerText()).replace(/\u00a0/g, ' ');
-}
-
-/** Polls until `check` holds; the UI's default wait is longer than the harness's. */
-export function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  return waitFor(what, check, ms, 200);
 }
 
 export async function screenshot(page: Page, file: string): Promise<void> {

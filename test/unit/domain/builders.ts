@@ -36,12 +36,4 @@ export function resolved(k: RequestKey, optionId: string | null, at: number, out
   return { type: 'requestResolved', key: k, outcome, optionId, detached: false, at };
 }
 
-/** A settable clock for `now` options. */
-export class FakeClock {
-  constructor(public t = 1_000_000) {}
-  readonly now = (): number => this.t;
-  advance(ms: number): number {
-    this.t += ms;
-    return this.t;
-  }
-}
+export { FakeClock } from '../../support/fakeClock';

@@ -65,6 +65,11 @@ describe('inertText', () => {
       });
     }
 
+    it('keeps a 1 MB run of plain text whole (no stack overflow), with an escape after it', () => {
+      const big = 'x'.repeat(1024 * 1024);
+      assert.equal(toInertText(`${big}\u202E`), `${big}⟨U+202E⟩`);
+    });
+
     it('escapes every C0 control except LF and TAB, DEL and every C1 control as \\xNN', () => {
       const cps = [
         ...Array.from({ length: 0x20 }, (_, i) => i),

@@ -6,7 +6,6 @@ import {
   NotificationPolicy,
   type NotificationCandidate,
   type NotificationDecision,
-  type Timers,
 } from '../../../src/domain/notificationPolicy';
 import { FakeClock, key, opened, resolved } from './builders';
 
@@ -17,37 +16,6 @@ const item = (id: string, over: Partial<NotificationCandidate> = {}): Notificati
   ...over,
 });
 const ids = (keys: readonly RequestKey[]) => keys.map((k) => k.requestId);
-
-/** Timers driven by a FakeClock: `advance` runs due callbacks in time order. */
-class FakeTimers implements Timers {
-  private _next = 1;
-  private readonly _pending = new Map<number, { at: number; fn: () => void }>();
-  constructor(private readonly _clock: FakeClock) {}
-  setTimeout(fn: () => void, ms: number): unknown {
-    const h = this._next++;
-    this._pending.set(h, { at: this._clock.t + ms, fn });
-    return h;
-  }
-  clearTimeout(handle: unknown): void {
-    this._pending.delete(handle as number);
-  }
-  get count(): number {
-    return this._pending.size;
-  }
-  advance(ms: number): void {
-    const end = this._clock.t + ms;
-    for (let guard = 0; guard < 1000; guard++) {
-      const due = [...this._pending.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) {
-        break;
-      }
-      this._pending.delete(due[0]);
-      this._clock.t = Math.max(this._clock.t, due[1].at);
-      due[1].fn();
-    }
-    this._clock.t = end;
-  }
-}
 
 describe('NotificationPolicy', () => {
   it('a single new item gives one per-item notice when its window closes, not before', () => {
@@ -158,7 +126,7 @@ describe('NotificationPolicy', () => {
 describe('InboxNotifier', () => {
   function setup(policy = new NotificationPolicy()) {
     const clock = new FakeClock(0);
-    const timers = new FakeTimers(clock);
+    const timers = clock; // the fake clock's timers fire as it advances
     const inbox = new Inbox({ now: clock.now });
     const notifier = new InboxNotifier(inbox, policy, clock.now, timers);
     const decisions: NotificationDecision[] = [];
@@ -197,7 +165,7 @@ describe('InboxNotifier', () => {
     inbox.apply(resolved(key('a'), 'allow', 0));
     timers.advance(10_000);
     assert.deepEqual(decisions, []);
-    assert.equal(timers.count, 0);
+    assert.equal(timers.pending, 0);
   });
 
   it('riskyOnly through the inbox: a read is not toasted, an execute is', () => {
@@ -227,7 +195,7 @@ describe('InboxNotifier', () => {
     const { timers, inbox, notifier, decisions } = setup();
     inbox.apply(opened({ key: key('a') }));
     notifier.dispose();
-    assert.equal(timers.count, 0);
+    assert.equal(timers.pending, 0);
     inbox.apply(opened({ key: key('b') }));
     timers.advance(10_000);
     assert.deepEqual(decisions, []);

@@ -6,6 +6,12 @@ const h = (o: Record<string, string> = {}) => new Headers(o);
 describe('protocol/apiClient classifyAnswer', () => {
   const cases: Array<[number, Record<string, unknown>, Record<string, string>, unknown]> = [
     [200, { ok: true }, {}, { kind: 'answered' }],
+    // Not an answer: a 2xx without {ok: true} (HTML parses to {}), or any redirect; read back, never "answered".
+    [200, {}, {}, 'unconfirmed'],
+    [200, { ok: false }, {}, 'unconfirmed'],
+    [204, {}, {}, 'unconfirmed'],
+    [303, {}, { location: 'https://elsewhere.example/' }, 'unconfirmed'],
+    [307, { ok: true }, {}, 'unconfirmed'],
     [409, { error: 'permission_request_resolved' }, {}, { kind: 'resolvedElsewhere' }],
     [409, { error: 'permission_answer_not_delivered', message: 'm' }, {}, { kind: 'notDelivered', message: 'm' }],
     [

@@ -1,53 +1,29 @@
 /** Deterministic clock/timers and a controllable fetch for protocol unit tests. */
 import type { FetchLike, Logger, Timers } from '../../../src/protocol/env';
+import { FakeClock, settle } from '../../support/fakeClock';
 
+/** The shared fake clock as the protocol's Timers; `advance` lets promises settle around each timer. */
 export class FakeTimers implements Timers {
-  private t = 1_000_000;
-  private seq = 0;
-  private readonly queue = new Map<number, { at: number; fn: () => void }>();
+  readonly clock = new FakeClock();
 
   now(): number {
-    return this.t;
+    return this.clock.now();
   }
   setTimeout(fn: () => void, ms: number): number {
-    const id = ++this.seq;
-    this.queue.set(id, { at: this.t + Math.max(0, ms), fn });
-    return id;
+    return this.clock.setTimeout(fn, ms);
   }
   clearTimeout(h: unknown): void {
-    this.queue.delete(h as number);
+    this.clock.clearTimeout(h);
   }
   get pending(): number {
-    return this.queue.size;
+    return this.clock.pending;
   }
-  /** Moves the clock forward, running due timers in order (and letting promises settle between them). */
-  async advance(ms: number): Promise<void> {
-    const end = this.t + ms;
-    for (let guard = 0; guard < 10_000; guard++) {
-      await settle();
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.queue) {
-        if (e[1].at <= end && (!next || e[1].at < next[1].at)) {
-          next = e;
-        }
-      }
-      if (!next) {
-        break;
-      }
-      this.queue.delete(next[0]);
-      this.t = next[1].at;
-      next[1].fn();
-    }
-    this.t = end;
-    await settle();
+  advance(ms: number): Promise<void> {
+    return this.clock.advanceSettled(ms);
   }
 }
 
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setImmediate(r));
-  }
-}
+export { settle };
 
 export interface FakeStream {
   push(text: string): void;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkServerUrl, isSandboxKey, normalizeServerUrl } from '../../../src/protocol/serverUrl';
+import { checkServerUrl, isLoopbackHost, isSandboxKey, normalizeServerUrl } from '../../../src/protocol/serverUrl';
 import { FountainClient, redactingLogger } from '../../../src/protocol/fountainClient';
 import { MemoryCursorStore } from '../../../src/protocol/sseClient';
 import { FakeFetch, memoryLogger } from './fakes';
@@ -38,6 +38,29 @@ describe('protocol/serverUrl', () => {
     assert.equal(checkServerUrl('https://user:pw@f.example').ok, false);
     assert.equal(checkServerUrl('file:///etc/passwd').ok, false);
     assert.equal(checkServerUrl('').ok, false);
+  });
+
+  it('plain http to a *.localhost name is refused: only literal loopback and the exact name localhost count', () => {
+    // Node resolves evil.localhost through the system resolver, so whatever the DNS answers would get the key in clear.
+    for (const bad of [
+      'http://evil.localhost',
+      'http://evil.localhost:4123/',
+      'http://a.b.localhost',
+      'http://LOCALHOST.evil.com',
+      'http://localhost.',
+      'http://xlocalhost',
+    ]) {
+      const r = checkServerUrl(bad);
+      assert.equal(r.ok, false, bad);
+      assert.equal(r.ok ? '' : r.reason, 'insecure', bad);
+      assert.match(r.ok ? '' : r.message, /only allowed to this machine \(127\.0\.0\.1, \[::1\] or localhost\)/);
+    }
+    assert.equal(isLoopbackHost('evil.localhost'), false);
+    assert.equal(isLoopbackHost('localhost'), true);
+    assert.equal(isLoopbackHost('LocalHost'), true);
+    assert.equal(checkServerUrl('http://LocalHost:3000').ok, true);
+    // https to such a name is a normal (verified) TLS connection and stays allowed.
+    assert.equal(checkServerUrl('https://evil.localhost').ok, true);
   });
 
   it('recognises sandbox (sprite) tokens', () => {

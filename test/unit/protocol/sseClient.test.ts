@@ -63,7 +63,7 @@ describe('protocol/sseClient', () => {
     });
   });
 
-  it('trips the watchdog after 45 s without a byte; heartbeats keep it alive', async () => {
+  it('trips the watchdog after 45 s without a complete frame; heartbeats keep it alive', async () => {
     const f = new FakeFetch().stream().stream();
     const { timers, client, states } = setup(f);
     void client.start();
@@ -78,7 +78,10 @@ describe('protocol/sseClient', () => {
     assert.equal(f.calls.length, 1);
     await timers.advance(2_000);
     const backoff = states.find((s) => s.kind === 'backoff');
-    assert.ok(backoff && backoff.kind === 'backoff' && backoff.reason === 'no data for 45 s', JSON.stringify(states));
+    assert.ok(
+      backoff && backoff.kind === 'backoff' && backoff.reason === 'no complete frame for 45 s',
+      JSON.stringify(states),
+    );
     await timers.advance(30_000);
     assert.equal(f.calls.length, 2);
     client.dispose();

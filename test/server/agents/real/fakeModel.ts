@@ -104,13 +104,12 @@ function defaultDerive(userText: string): { command: string; description: string
   return d && { command: commandFor(d), description: `Create ${d.fileName}` };
 }
 
-export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
-  const requests: FakeModelRequest[] = [];
-  const derive = opts.deriveCommand ?? defaultDerive;
-  const finalText = opts.finalText ?? 'Done.';
+/** The reply for a main-loop request: after a tool result, the final text; after a prompt, the shell call. */
+type MainTurn = (toolNames: string[], userText: string, afterToolResult: boolean) => Turn;
 
-  /** Picks the reply for a main-loop request: after a tool result, the final text; after a prompt, the shell call. */
-  function mainTurn(toolNames: string[], userText: string, afterToolResult: boolean): Turn {
+/** The main-loop reply picker for one fake model (how it derives the command, what it says at the end). */
+function mainTurnOf(derive: NonNullable<FakeModelOptions['deriveCommand']>, finalText: string): MainTurn {
+  return (toolNames, userText, afterToolResult) => {
     if (afterToolResult) {
       return { text: finalText };
     }
@@ -120,120 +119,134 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
       return { text: `(fake model) no shell tool or no "create file <name> containing <text>" in the prompt` };
     }
     return { toolCall: { name: tool, input: { command: cmd.command, description: cmd.description } } };
-  }
+  };
+}
 
-  function anthropic(res: http.ServerResponse, body: Json): Omit<FakeModelRequest, 'method' | 'path'> {
-    const tools = asArray(body.tools).map((t) => String(t.name ?? t.type));
-    const messages = asArray(body.messages);
-    const turnIndex = messages.filter((m) => m.role === 'assistant').length;
-    const last = messages[messages.length - 1];
-    const lastText = JSON.stringify(last?.content ?? '');
-    const afterTool = asArray(last?.content).some((b) => b.type === 'tool_result');
-    const main = tools.length > 0;
-    const turn: Turn = main ? mainTurn(tools, lastText, afterTool) : { text: 'none' };
-    const blocks: Json[] = [];
+function anthropic(
+  mainTurn: MainTurn,
+  res: http.ServerResponse,
+  body: Json,
+): Omit<FakeModelRequest, 'method' | 'path'> {
+  const tools = asArray(body.tools).map((t) => String(t.name ?? t.type));
+  const messages = asArray(body.messages);
+  const turnIndex = messages.filter((m) => m.role === 'assistant').length;
+  const last = messages[messages.length - 1];
+  const lastText = JSON.stringify(last?.content ?? '');
+  const afterTool = asArray(last?.content).some((b) => b.type === 'tool_result');
+  const main = tools.length > 0;
+  const turn: Turn = main ? mainTurn(tools, lastText, afterTool) : { text: 'none' };
+  const blocks: Json[] = [];
+  if (turn.text) {
+    blocks.push({ type: 'text', text: turn.text });
+  }
+  if (turn.toolCall) {
+    blocks.push({ type: 'tool_use', id: `toolu_${shortId()}`, name: turn.toolCall.name, input: turn.toolCall.input });
+  }
+  const stopReason = turn.toolCall ? 'tool_use' : 'end_turn';
+  const model = typeof body.model === 'string' ? body.model : 'claude-fake';
+  const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const id = `msg_${shortId()}`;
+  if (body.stream !== true) {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${shortId()}` });
+    res.end(
+      JSON.stringify({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: blocks,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      }),
+    );
+  } else {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const ev = (type: string, data: Json) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+    ev('message_start', {
+      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage },
+    });
+    blocks.forEach((b, index) => {
+      if (b.type === 'text') {
+        ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
+        ev('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
+      } else {
+        ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+        ev('content_block_delta', {
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+        });
+      }
+      ev('content_block_stop', { index });
+    });
+    ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } });
+    ev('message_stop', {});
+    res.end();
+  }
+  return {
+    kind: main ? 'main' : 'side',
+    ...(main ? { turnIndex } : {}),
+    ...(turn.toolCall ? { toolCall: turn.toolCall } : {}),
+    ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
+  };
+}
+
+function gemini(
+  mainTurn: MainTurn,
+  res: http.ServerResponse,
+  body: Json,
+  stream: boolean,
+): Omit<FakeModelRequest, 'method' | 'path'> {
+  const tools = asArray(body.tools).flatMap((t) => asArray(t.functionDeclarations).map((f) => String(f.name)));
+  const contents = asArray(body.contents);
+  const turnIndex = contents.filter((c) => c.role === 'model').length;
+  const last = contents[contents.length - 1];
+  const lastText = JSON.stringify(last?.parts ?? '');
+  const afterTool = asArray(last?.parts).some((part) => part.functionResponse !== undefined);
+  const main = tools.length > 0;
+  const config = (body.generationConfig ?? {}) as Json;
+  let parts: Json[];
+  let turn: Turn | undefined;
+  if (main) {
+    turn = mainTurn(tools, lastText, afterTool);
+    parts = [];
     if (turn.text) {
-      blocks.push({ type: 'text', text: turn.text });
+      parts.push({ text: turn.text });
     }
     if (turn.toolCall) {
-      blocks.push({ type: 'tool_use', id: `toolu_${shortId()}`, name: turn.toolCall.name, input: turn.toolCall.input });
+      parts.push({ functionCall: { name: turn.toolCall.name, args: turn.toolCall.input, id: `call_${shortId()}` } });
     }
-    const stopReason = turn.toolCall ? 'tool_use' : 'end_turn';
-    const model = typeof body.model === 'string' ? body.model : 'claude-fake';
-    const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-    const id = `msg_${shortId()}`;
-    if (body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${shortId()}` });
-      res.end(
-        JSON.stringify({
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: blocks,
-          stop_reason: stopReason,
-          stop_sequence: null,
-          usage,
-        }),
-      );
-    } else {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const ev = (type: string, data: Json) =>
-        res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-      ev('message_start', {
-        message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage },
-      });
-      blocks.forEach((b, index) => {
-        if (b.type === 'text') {
-          ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
-          ev('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
-        } else {
-          ev('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
-          ev('content_block_delta', {
-            index,
-            delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
-          });
-        }
-        ev('content_block_stop', { index });
-      });
-      ev('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 20 } });
-      ev('message_stop', {});
-      res.end();
-    }
-    return {
-      kind: main ? 'main' : 'side',
-      ...(main ? { turnIndex } : {}),
-      ...(turn.toolCall ? { toolCall: turn.toolCall } : {}),
-      ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
-    };
+  } else if (config.responseMimeType === 'application/json') {
+    // gemini-cli's model router asks for {complexity_reasoning, complexity_score} before each turn.
+    parts = [{ text: JSON.stringify({ complexity_reasoning: 'single shell command', complexity_score: 5 }) }];
+  } else {
+    parts = [{ text: 'none' }];
   }
+  const chunk = {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
+    modelVersion: 'gemini-fake',
+    responseId: shortId(),
+  };
+  if (stream) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+  } else {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(chunk));
+  }
+  return {
+    kind: main ? 'main' : 'side',
+    ...(main ? { turnIndex } : {}),
+    ...(turn?.toolCall ? { toolCall: turn.toolCall } : {}),
+    ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
+  };
+}
 
-  function gemini(res: http.ServerResponse, body: Json, stream: boolean): Omit<FakeModelRequest, 'method' | 'path'> {
-    const tools = asArray(body.tools).flatMap((t) => asArray(t.functionDeclarations).map((f) => String(f.name)));
-    const contents = asArray(body.contents);
-    const turnIndex = contents.filter((c) => c.role === 'model').length;
-    const last = contents[contents.length - 1];
-    const lastText = JSON.stringify(last?.parts ?? '');
-    const afterTool = asArray(last?.parts).some((part) => part.functionResponse !== undefined);
-    const main = tools.length > 0;
-    const config = (body.generationConfig ?? {}) as Json;
-    let parts: Json[];
-    let turn: Turn | undefined;
-    if (main) {
-      turn = mainTurn(tools, lastText, afterTool);
-      parts = [];
-      if (turn.text) {
-        parts.push({ text: turn.text });
-      }
-      if (turn.toolCall) {
-        parts.push({ functionCall: { name: turn.toolCall.name, args: turn.toolCall.input, id: `call_${shortId()}` } });
-      }
-    } else if (config.responseMimeType === 'application/json') {
-      // gemini-cli's model router asks for {complexity_reasoning, complexity_score} before each turn.
-      parts = [{ text: JSON.stringify({ complexity_reasoning: 'single shell command', complexity_score: 5 }) }];
-    } else {
-      parts = [{ text: 'none' }];
-    }
-    const chunk = {
-      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
-      modelVersion: 'gemini-fake',
-      responseId: shortId(),
-    };
-    if (stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-    } else {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(chunk));
-    }
-    return {
-      kind: main ? 'main' : 'side',
-      ...(main ? { turnIndex } : {}),
-      ...(turn?.toolCall ? { toolCall: turn.toolCall } : {}),
-      ...(main && afterTool ? { lastMessage: clip(lastText) } : {}),
-    };
-  }
+export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
+  const requests: FakeModelRequest[] = [];
+  const mainTurn = mainTurnOf(opts.deriveCommand ?? defaultDerive, opts.finalText ?? 'Done.');
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -250,11 +263,11 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
           res.end(JSON.stringify({ input_tokens: 100 }));
           entry = { kind: 'count_tokens' };
         } else if (method === 'POST' && /\/v1\/messages$/.test(p)) {
-          entry = anthropic(res, body);
+          entry = anthropic(mainTurn, res, body);
         } else if (method === 'POST' && /:streamGenerateContent$/.test(p)) {
-          entry = gemini(res, body, true);
+          entry = gemini(mainTurn, res, body, true);
         } else if (method === 'POST' && /:generateContent$/.test(p)) {
-          entry = gemini(res, body, false);
+          entry = gemini(mainTurn, res, body, false);
         } else if (method === 'POST' && /:countTokens$/.test(p)) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ totalTokens: 100 }));

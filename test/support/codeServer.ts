@@ -1,7 +1,7 @@
 /**
  * Starts code-server (real VS Code 1.139 on a Node 24 binary from npm) and Debian's Chromium for the test tiers
  * and the demo. Each run lives in its own temp folder; both processes run in their own process group and are ended
- * by group. Recipe: ../shared/vscode-test-runtime.md.
+ * by group. Recipe: ../shared/vscode-test-runtime.md. Part of test/support: the UI tier, the integration harness and the demo use it.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -1,19 +1,20 @@
-/** Starts the local Fountain-compatible server (test/server/main.mjs) as a child process in its own group. */
+/**
+ * Starting and stopping the local Fountain-compatible server (test/server) for every tier: as a child process in its
+ * own process group (the integration harness, the UI tier, the demo) or in this process (the server tier, the bench).
+ * Talk to it with ./serverClient.
+ */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { startServer, type RunningServer, type ServerOptions } from '../server';
 import { ROOT, killGroup } from './codeServer';
-
-/** The server's ready line: `{"url": ..., "apiKey": ...}` plus whatever else it announces. */
-export interface ServerInfo {
-  url: string;
-  apiKey: string;
-  [extra: string]: unknown;
-}
+import { TestServer, type ServerInfo } from './serverClient';
 
 export interface LocalServer {
   readonly info: ServerInfo;
+  /** The client bound to it. */
+  readonly client: TestServer;
   stop(): Promise<void>;
 }
 
@@ -23,6 +24,7 @@ export function localServerAvailable(): boolean {
   return fs.existsSync(SERVER_MAIN);
 }
 
+/** Runs `node test/server/main.mjs --port 0 …` in its own process group and reads its ready line. */
 export async function startLocalServer(opts: {
   scenario?: string;
   logFile: string;
@@ -63,5 +65,10 @@ export async function startLocalServer(opts: {
   });
   // Keep draining stdout into the log so the child never blocks on a full pipe.
   lines.on('line', (l) => fs.appendFileSync(opts.logFile, l + '\n'));
-  return { info, stop: () => killGroup(proc, 3000) };
+  return { info, client: new TestServer(info), stop: () => killGroup(proc, 3000) };
+}
+
+/** The server in this process with the server tier's defaults: manual clock, no real agents, 10 ms debounce, quiet. */
+export function startInProcess(opts: ServerOptions = {}): Promise<RunningServer> {
+  return startServer({ clock: 'manual', real: false, debounceMs: 10, log: () => undefined, ...opts });
 }

@@ -1,0 +1,369 @@
+/**
+ * One local agent session: the process, the ACP client (@agentclientprotocol/sdk), the permission broker and the
+ * transcript. Client capabilities are declared honestly: no `fs/*` and no `terminal/*` (the agent uses its own
+ * tools, and asks through `session/request_permission`).
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { Emitter, type Event } from '../domain/events';
+import { AgentProcess, type AgentExit } from './agentProcess';
+import type { LocalAgentSpec } from './config';
+import { buildAgentEnv, resolveAgentCommand, type SourceEnv } from './launch';
+import { normalizePermissionRequest } from './requestShape';
+import {
+  PermissionBroker,
+  type AskInbox,
+  type PendingAsk,
+  type PermissionDecider,
+  type PermissionDecision,
+} from './permissions';
+import { Transcript } from './transcript';
+import { tapStreams, type TappedStreams, type WireListener } from './wire';
+
+export type LocalSessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'exited' | 'stopped';
+
+export interface LocalSessionOptions {
+  readonly spec: LocalAgentSpec;
+  /** The workspace folder the agent works in (absolute). */
+  readonly cwd: string;
+  /** The inbox: receives every request the policy says to ask about. */
+  readonly ask: AskInbox;
+  /** Where the agent's variables come from. Default `process.env`. */
+  readonly sourceEnv?: SourceEnv;
+  /** Every stderr line of the agent, and our own diagnostics (prefixed). */
+  readonly log?: (line: string) => void;
+  /** Every JSON-RPC line in each direction (trace logging, tests). */
+  readonly onWire?: WireListener;
+  /** Replaces the policy (a later gate); the inbox is then not asked. */
+  readonly decide?: PermissionDecider;
+  /** Overrides the policy's ask timeout, in seconds. */
+  readonly askTimeoutSec?: number;
+  /** How long initialize + session/new may take. Default 60 s. */
+  readonly startTimeoutMs?: number;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+/** How a session ended when nobody asked it to: the exit and the last stderr lines (show them inert). */
+export interface LocalSessionExit extends AgentExit {
+  readonly message: string;
+}
+
+/** Thrown by {@link LocalAgentSession.start} when the agent did not come up; carries its last stderr lines. */
+export class AgentStartError extends Error {
+  constructor(
+    message: string,
+    readonly stderrTail: readonly string[],
+  ) {
+    super(stderrTail.length ? `${message}\n${stderrTail.join('\n')}` : message);
+    this.name = 'AgentStartError';
+  }
+}
+
+function exitMessage(name: string, exit: AgentExit): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
+  return `${name} ${how}`;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+export class LocalAgentSession {
+  private _status: LocalSessionStatus = 'starting';
+  private readonly _onDidChangeStatus = new Emitter<LocalSessionStatus>();
+  readonly onDidChangeStatus: Event<LocalSessionStatus> = this._onDidChangeStatus.event;
+  private readonly _onDidChangeTranscript = new Emitter<void>();
+  readonly onDidChangeTranscript: Event<void> = this._onDidChangeTranscript.event;
+  private readonly _onDidExit = new Emitter<LocalSessionExit>();
+  /** The agent ended without Stop (a crash, or killed from outside). Open asks are already closed "agent exited". */
+  readonly onDidExit: Event<LocalSessionExit> = this._onDidExit.event;
+
+  readonly transcript = new Transcript();
+  readonly broker: PermissionBroker;
+  /** Decisions as they are made (policy answers, user answers, timeouts, cancels, agent exits). */
+  readonly onDidDecide: Event<PermissionDecision>;
+
+  private connection: acp.ClientConnection | undefined;
+  private proc: AgentProcess | undefined;
+  private tapped: TappedStreams | undefined;
+  private _sessionId = '';
+  private prompting = false;
+  private stopping: Promise<void> | undefined;
+  private readonly openRequestIds = new Map<PendingAsk['id'], acp.JsonRpcId | undefined>();
+  private modes: acp.SessionModeState | null | undefined;
+
+  private constructor(readonly options: LocalSessionOptions) {
+    this.broker = new PermissionBroker({
+      agentName: options.spec.name,
+      policy: options.spec.policy,
+      ask: options.ask,
+      ...(options.askTimeoutSec !== undefined ? { askTimeoutSec: options.askTimeoutSec } : {}),
+      ...(options.decide ? { decide: options.decide } : {}),
+    });
+    this.onDidDecide = this.broker.onDidDecide;
+    this.broker.onDidChangeOpen(() => this.updateStatus());
+    this.broker.onDidDecide((d) => {
+      const sent = 'sent' in d.close ? d.close.sent : undefined;
+      const label = d.request.toolCall.title ?? d.request.toolCall.kind ?? d.request.toolCall.toolCallId;
+      const answer = sent ? (sent.outcome === 'selected' ? `sent ${sent.optionId}` : 'sent cancelled') : 'nothing sent';
+      this.transcript.addNote(`permission for ${label}: ${d.verdict} (${d.close.reason}), ${answer}`);
+      this._onDidChangeTranscript.fire();
+    });
+  }
+
+  /** Resolves the command, spawns the agent, initializes ACP and opens a session in `cwd`. */
+  static async start(options: LocalSessionOptions): Promise<LocalAgentSession> {
+    const session = new LocalAgentSession(options);
+    await session.launch();
+    return session;
+  }
+
+  get status(): LocalSessionStatus {
+    return this._status;
+  }
+  get sessionId(): string {
+    return this._sessionId;
+  }
+  get agentName(): string {
+    return this.options.spec.name;
+  }
+  get cwd(): string {
+    return this.options.cwd;
+  }
+  /** The agent's process id, which is also its process group id. */
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+  /** Modes the agent offered at session/new (null when it offers none). */
+  get availableModes(): readonly acp.SessionMode[] {
+    return this.modes?.availableModes ?? [];
+  }
+  get openAsks(): PendingAsk[] {
+    return this.broker.openAsks;
+  }
+  /** The last stderr lines of the agent, oldest first. */
+  stderrTail(): string[] {
+    return this.proc?.stderrTail() ?? [];
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  private setStatus(s: LocalSessionStatus): void {
+    if (this._status !== s) {
+      this._status = s;
+      this._onDidChangeStatus.fire(s);
+    }
+  }
+
+  private updateStatus(): void {
+    if (this._status === 'starting' || this._status === 'exited' || this._status === 'stopped') {
+      return;
+    }
+    this.setStatus(this.broker.openAsks.length ? 'waiting' : this.prompting ? 'running' : 'idle');
+  }
+
+  private async launch(): Promise<void> {
+    const { spec, cwd } = this.options;
+    const env = buildAgentEnv(this.options.sourceEnv ?? process.env, spec.env);
+    const command = await resolveAgentCommand(spec, env);
+    const proc = await AgentProcess.spawn({
+      command,
+      args: spec.args,
+      cwd,
+      env,
+      graceMs: spec.graceMs,
+      termMs: spec.termMs,
+      onStderrLine: (line) => this.log(line),
+    });
+    this.proc = proc;
+    this.log(`[fountain] started ${spec.name} (${command}) as process group ${proc.pid} in ${cwd}`);
+    // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
+    // connection aborts their handlers (which would read as the agent withdrawing them).
+    const tapped = tapStreams(proc.input, proc.output, this.options.onWire, () => this.agentGone());
+    this.tapped = tapped;
+    const app = acp
+      .client({ name: 'fountain-approvals' })
+      // The raw parser: an agent whose request is slightly off schema is still answered (see requestShape.ts).
+      .onRequest(
+        'session/request_permission',
+        (raw: unknown) => raw,
+        (ctx) => this.onPermission(ctx.params, ctx.signal, ctx.requestId),
+      )
+      .onNotification(acp.methods.client.session.update, ({ params }) => {
+        if (params.sessionId === this._sessionId || !this._sessionId) {
+          this.transcript.apply(params.update);
+          this._onDidChangeTranscript.fire();
+        }
+      });
+    const connection = app.connect(acp.ndJsonStream(tapped.output, tapped.input));
+    this.connection = connection;
+    proc.onDidExit((exit) => this.onProcessExit(exit));
+
+    const startMs = this.options.startTimeoutMs ?? 60_000;
+    try {
+      const exitedEarly = proc.exited.then((exit) => {
+        throw new Error(exitMessage(spec.name, exit));
+      });
+      const ready = (async () => {
+        await connection.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+          clientInfo: this.options.clientInfo ?? { name: 'fountain-approvals', version: '0.1.0' },
+        });
+        return connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
+      })();
+      const created = await withTimeout(Promise.race([ready, exitedEarly]), startMs, `starting ${spec.name}`);
+      this._sessionId = created.sessionId;
+      this.modes = created.modes;
+      await this.applyDefaultMode();
+    } catch (e) {
+      // A closed connection usually means the process is exiting: its exit says more than the connection.
+      const exit = await Promise.race([proc.exited, new Promise<undefined>((r) => setTimeout(r, 1000))]);
+      const why = exit ? exitMessage(spec.name, exit) : e instanceof Error ? e.message : String(e);
+      const tail = exit?.stderrTail ?? proc.stderrTail();
+      await this.stop();
+      throw new AgentStartError(`${spec.name} did not start: ${why}`, tail);
+    }
+    this.setStatus('idle');
+  }
+
+  private async applyDefaultMode(): Promise<void> {
+    const wanted = this.options.spec.defaultMode;
+    if (wanted === undefined || this.modes?.currentModeId === wanted) {
+      return;
+    }
+    if (!this.availableModes.some((m) => m.id === wanted)) {
+      this.log(`[fountain] ${this.agentName} offers no mode ${JSON.stringify(wanted)}; staying in its default`);
+      return;
+    }
+    await this.connection!.agent.request(acp.methods.agent.session.setMode, {
+      sessionId: this._sessionId,
+      modeId: wanted,
+    });
+  }
+
+  private async onPermission(
+    raw: unknown,
+    signal: AbortSignal,
+    requestId: acp.JsonRpcId | undefined,
+  ): Promise<acp.RequestPermissionResponse> {
+    const request = normalizePermissionRequest(raw, (id) => this.transcript.toolCall(id));
+    if (!request) {
+      this.log('[fountain] a session/request_permission without a usable tool call or options: answered cancelled');
+      return { outcome: { outcome: 'cancelled' } };
+    }
+    // Show the request's fields in the transcript's tool call too.
+    this.transcript.mergeToolCall({ ...request.toolCall });
+    let askId: string | undefined;
+    try {
+      const outcome = await this.broker.decide(request, signal, (ask) => {
+        askId = ask.id;
+        this.openRequestIds.set(ask.id, requestId);
+      });
+      // undefined: the agent exited (the output is closed, nothing can reach it) or withdrew the request.
+      return { outcome: outcome ?? { outcome: 'cancelled' } };
+    } finally {
+      if (askId !== undefined) {
+        this.openRequestIds.delete(askId);
+      }
+    }
+  }
+
+  /** Nothing may be sent to an agent that is gone: the way out closes first, then its asks. */
+  private agentGone(): void {
+    this.tapped?.closeOutput();
+    this.broker.agentExited();
+  }
+
+  private onProcessExit(exit: AgentExit): void {
+    if (this.stopping) {
+      return;
+    }
+    this.agentGone();
+    this.connection?.close();
+    const message = exitMessage(this.agentName, exit);
+    this.transcript.addNote(message);
+    this._onDidChangeTranscript.fire();
+    this.setStatus('exited');
+    this._onDidExit.fire({ ...exit, message });
+    // Whatever it left in its group goes too.
+    void this.proc?.stop();
+  }
+
+  /** Sends one prompt; resolves with the stop reason when the turn ends. One turn at a time. */
+  async prompt(text: string): Promise<acp.StopReason> {
+    if (this._status === 'starting' || this._status === 'exited' || this._status === 'stopped') {
+      throw new Error(`${this.agentName} is ${this._status}`);
+    }
+    if (this.prompting) {
+      throw new Error(`${this.agentName} is still working on the previous prompt`);
+    }
+    this.prompting = true;
+    this.transcript.addUserPrompt(text);
+    this._onDidChangeTranscript.fire();
+    this.updateStatus();
+    try {
+      const result = await this.connection!.agent.request(acp.methods.agent.session.prompt, {
+        sessionId: this._sessionId,
+        prompt: [{ type: 'text', text }],
+      });
+      this.transcript.addNote(`turn ended: ${result.stopReason}`);
+      this._onDidChangeTranscript.fire();
+      return result.stopReason;
+    } finally {
+      this.prompting = false;
+      this.updateStatus();
+    }
+  }
+
+  /** Cancel Turn: every open request is answered `cancelled` (ACP requires it), then `session/cancel` is sent. */
+  async cancelTurn(): Promise<void> {
+    if (!this.connection || this._status === 'exited' || this._status === 'stopped' || !this._sessionId) {
+      return;
+    }
+    const ids = this.broker.openAsks.map((a) => this.openRequestIds.get(a.id)).filter((id) => id !== undefined);
+    // Registered before the answers go out, so none is missed.
+    const written = this.tapped!.responsesWritten(ids, 2000);
+    this.broker.cancelAll();
+    await written;
+    await this.connection.agent.notify(acp.methods.agent.session.cancel, { sessionId: this._sessionId });
+  }
+
+  /** Stop: Cancel Turn when a turn is running, then the process group ends (grace, SIGTERM, SIGKILL). */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.prompting || this.broker.openAsks.length) {
+        await this.cancelTurn().catch(() => undefined);
+      }
+      await this.proc?.stop();
+      this.agentGone();
+      this.connection?.close();
+      if (this._status !== 'exited') {
+        this.setStatus('stopped');
+      }
+      this.log(`[fountain] stopped ${this.agentName}`);
+    })();
+    return this.stopping;
+  }
+
+  /** Stops this session and starts a new one with the same options (a fresh agent process and ACP session). */
+  async restart(): Promise<LocalAgentSession> {
+    await this.stop();
+    return LocalAgentSession.start(this.options);
+  }
+
+  /** Stops the agent (without waiting); await {@link stop} where the host can wait, e.g. in deactivate. */
+  dispose(): void {
+    void this.stop().finally(() => {
+      this.broker.dispose();
+      this._onDidChangeStatus.dispose();
+      this._onDidChangeTranscript.dispose();
+      this._onDidExit.dispose();
+    });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The workbench fixture: the .vsix the user would install, and one local Fountain server plus one code-server with
+ * the extension installed from it (no smoke-test driver, so real toasts show) and one headless Chromium page on the
+ * workbench. The UI tier opens it; the demo packages the same .vsix.
+ */
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import {
+  QUIET_SETTINGS,
+  ROOT,
+  installVsix,
+  launchBrowser,
+  makeRunDir,
+  startCodeServer,
+  type CodeServer,
+} from './codeServer';
+import { localServerAvailable, startLocalServer, type LocalServer } from './serverFixture';
+
+export interface Workbench {
+  readonly page: Page;
+  readonly runDir: string;
+  readonly server: LocalServer | undefined;
+  readonly serverUrl: string;
+  close(): Promise<void>;
+}
+
+/** Builds the production bundle and packages the .vsix the user would install. */
+export function packageVsix(outFile: string): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs'), '--production'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/@vscode/vsce/vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--no-rewrite-relative-links',
+      '--skip-license',
+      '--out',
+      outFile,
+    ],
+    { cwd: ROOT, stdio: 'pipe' },
+  );
+}
+
+export async function openWorkbench(
+  opts: { scenario?: string; withKeyInEnv?: boolean; userSettings?: Record<string, unknown> } = {},
+): Promise<Workbench> {
+  const runDir = makeRunDir('fountain-ui-');
+  const vsix = path.join(runDir, 'fountain-approvals.vsix');
+  packageVsix(vsix);
+  installVsix(runDir, vsix);
+  let server: LocalServer | undefined;
+  let cs: CodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    let serverUrl = 'http://127.0.0.1:9';
+    const env: Record<string, string> = {};
+    if (localServerAvailable()) {
+      server = await startLocalServer({
+        scenario: opts.scenario ?? 'empty',
+        logFile: path.join(runDir, 'local-server.log'),
+      });
+      serverUrl = server.info.url;
+      if (opts.withKeyInEnv) {
+        env.FOUNTAIN_API_KEY = server.info.apiKey;
+        env.FOUNTAIN_BASE_URL = server.info.url; // the server the environment's key belongs to
+      }
+    }
+    cs = await startCodeServer({
+      runDir,
+      env,
+      userSettings: { ...QUIET_SETTINGS, ...opts.userSettings },
+      machineSettings: { 'fountain.serverUrl': serverUrl },
+    });
+    browser = await launchBrowser(runDir);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const ws = path.join(ROOT, 'test/fixtures/ws');
+    await page.goto(`${cs.url}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const b = browser;
+    const c = cs;
+    return {
+      page,
+      runDir,
+      server,
+      serverUrl,
+      close: async () => {
+        await b.close().catch(() => undefined);
+        await c.stop();
+        await server?.stop();
+      },
+    };
+  } catch (err) {
+    await browser?.close().catch(() => undefined);
+    await cs?.stop();
+    await server?.stop();
+    throw err;
+  }
+}
