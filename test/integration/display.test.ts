@@ -1,7 +1,7 @@
 /**
  * Hostile agent text in the running extension, against the local server: answer commands without a request send
  * nothing (issue 9 item 3), `$(icon)` text stays literal (item 8) and agent lines cannot pass for the extension's
- * own (item 11). Text of any length (item 1) is in sizes.test.ts.
+ * own (item 11). Text of any length (item 1) is in volume.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';

@@ -1,7 +1,8 @@
 /**
  * Agent text of any length in the running extension, against the local server (issue 9 item 1). Named to run after
- * the other extension-host files: its 1 MB conversations stay on the server, and every later conversation list the
- * extension reads then carries them.
+ * the other extension-host files (they run in file-name order): its 1 MB conversations stay on the server, so every
+ * later conversation read the extension makes carries them and takes longer, which tests that count or race the
+ * extension's reads would feel.
  */
 import * as assert from 'node:assert/strict';
 import type { TestApi } from '../../src/extension';
@@ -79,5 +80,8 @@ describe('agent text of any length in the extension host', function () {
     for (const c of [id, writeId]) {
       await server.control('POST', `/conversations/${c}/interrupt`);
     }
+    await waitFor('the interrupted turns to reach the extension', () =>
+      [big.id, write.id].every((i) => api.items().find((x) => x.id === i)?.pending === false) ? true : undefined,
+    );
   });
 });
