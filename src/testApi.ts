@@ -34,6 +34,8 @@ export interface TestApi {
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
+  /** Reveals and selects a request row in the Pending Approvals view (what a click on it does to the selection). */
+  readonly selectRequest: (itemId: string) => Promise<void>;
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
@@ -114,6 +116,12 @@ export function createTestApi(d: TestApiDeps): TestApi {
     detailsText: (itemId) => {
       const item = inbox.get(itemId);
       return item ? details.render(item) : '';
+    },
+    selectRequest: async (itemId) => {
+      const element = tree.requestElement(itemId);
+      if (element) {
+        await tree.view.reveal(element, { select: true, focus: true });
+      }
     },
     answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
     provenance: (itemId) => {
