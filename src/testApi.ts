@@ -5,7 +5,6 @@ import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
 import { agentChoices } from './localui/agentPicker';
 import type { LocalAgents } from './localui/feature';
-import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -168,7 +167,7 @@ function localTestApi(local: LocalAgents): LocalTestApi {
     statusLog: (id) => [...(statuses.get(id) ?? [])],
     transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
-    bundleLoaded: localBundleLoaded,
+    bundleLoaded: () => local.bundleLoaded(),
     openDraft: async (id) => {
       const s = local.manager.get(id);
       if (s) {
