@@ -28,6 +28,7 @@ export type {
   PolicyMatch,
   SessionGate,
 } from './permissions';
+export type { GateDecision, GateMode, Grant } from '../policy';
 export { LocalGate, decideSafely, gateModeFor, sameGrant } from './gate';
 export type {
   GateDecisionEvent,
