@@ -15,6 +15,7 @@ import {
   LocalGate,
   applyGrantChoice,
   grantChoices,
+  whatWouldHappen,
   type GateDecisionEvent,
   type GateMode,
   type LocalAgentSession,
@@ -32,6 +33,9 @@ const MODEL_OPTIONS = {
     return m ? { command: unb64(m[1]), description: 'Run it' } : undefined;
   },
   deriveToolCall: (_tools: readonly string[], text: string) => {
+    if (text.includes('EXITPLAN')) {
+      return { name: 'ExitPlanMode', input: { plan: '1. write the file' } };
+    }
     const m = /WRITE64:([A-Za-z0-9_-]+)/.exec(text);
     return m ? { name: 'Write', input: { file_path: unb64(m[1]), content: 'written by the agent\n' } } : undefined;
   },
@@ -62,12 +66,13 @@ describe('local gate: real claude through LocalAgentSession', function () {
   async function start(
     mode: GateMode,
     settings: LocalGateSettings = {},
+    agentMode?: string,
   ): Promise<{ gate: LocalGate; session: LocalAgentSession; events: GateDecisionEvent[] }> {
     const gate = new LocalGate({ cwd: h.cwd, roots: [h.cwd], policy: { default: 'ask' }, settings, trusted: true });
     assert.deepEqual(gate.setMode(mode), { ok: true });
     const events: GateDecisionEvent[] = [];
     gate.onDidDecide((e) => events.push(e));
-    const session = await h.start({ gate });
+    const session = await h.start({ gate, ...(agentMode !== undefined ? { defaultMode: agentMode } : {}) });
     return { gate, session, events };
   }
 
@@ -143,6 +148,27 @@ describe('local gate: real claude through LocalAgentSession', function () {
     assert.equal(await third, 'end_turn');
     assert.equal(h.asks.length, 2);
     assert.equal(fs.existsSync(dotGit), false);
+  });
+
+  it("plan-first: claude's exit-plan-mode request answered with an allow records the plan; then a write runs", async () => {
+    // claude itself starts in its plan mode (it offers ExitPlanMode only there); the gate is in acceptEdits.
+    const { gate, session, events } = await start('acceptEdits', { requirePlan: true }, 'plan');
+    const file = path.join(h.cwd, `planned-${randomUUID().slice(0, 8)}.txt`);
+    const before = whatWouldHappen(`write ${file}`, gate.snapshot(), h.cwd);
+    assert.deepEqual([before[0].decision.verdict, before[0].decision.rule], ['deny', 'plan-first']);
+    const asked = h.nextAsk();
+    const planning = turn(session, 'EXITPLAN now');
+    const ask = await withTimeout(asked, STEP_MS, h.diag);
+    assert.equal(ask.request.toolCall.kind, 'switch_mode');
+    assert.equal(ask.gate?.verdict, 'ask');
+    assert.equal(gate.planRecorded, false);
+    assert.equal(ask.answer('default'), 'sent');
+    assert.equal(await planning, 'end_turn');
+    assert.equal(gate.planRecorded, true);
+    assert.equal(await turn(session, `Write it: WRITE64:${b64(file)}`), 'end_turn');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'written by the agent\n');
+    assert.deepEqual([events[1].decision.verdict, events[1].decision.rule], ['allow', 'mode']);
+    assert.equal(h.asks.length, 1);
   });
 
   it('yolo: a denylisted command is refused without asking, and never runs', async () => {
