@@ -5,7 +5,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { WindowHub } from '../../../src/hub/windowHub';
-import { checkPrivate, openRendezvous } from '../../../src/hub/rendezvous';
+import { checkPrivate, generations, openRendezvous } from '../../../src/hub/rendezvous';
+import { elect } from '../../../src/hub/election';
 import { encodeFrame, type Frame } from '../../../src/hub/frames';
 
 const unixOnly = process.platform === 'win32' ? describe.skip : describe;
@@ -129,5 +130,62 @@ unixOnly('hub rendezvous folder', () => {
     assert.throws(() => checkPrivate(path.join(other, 'link')), /not a directory/);
     fs.rmSync(base, { recursive: true });
     fs.rmSync(other, { recursive: true });
+  });
+});
+
+unixOnly('hub election under contention', () => {
+  // Hubs in one process never wait out each other's start-up grace (same pid) and interleave at every await, so
+  // they contest far harder than separate processes do.
+  it('of eight hubs joining at once, exactly one ever leads, over many rounds; the rest follow it', async function () {
+    this.timeout(60_000);
+    const quiet = { info: () => {}, warn: () => {} };
+    for (let round = 0; round < 15; round++) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-hub-'));
+      const led: string[] = [];
+      const followed = new Map<string, string>();
+      const hubs = Array.from({ length: 8 }, (_, i) => {
+        const h = WindowHub.join({ dir, windowId: `w${i}`, log: quiet });
+        h.onDidBecomeLeader(() => led.push(h.windowId));
+        h.onDidBecomeFollower((e) => followed.set(h.windowId, e.leaderId));
+        return h;
+      });
+      await until('all roles', () => (led.length + followed.size >= 8 ? true : undefined));
+      assert.deepEqual(led.length, 1, `round ${round}: leaders ${led.join(' ')}`);
+      assert.deepEqual(new Set(followed.values()), new Set(led), `round ${round}: everyone follows the one leader`);
+      hubs.forEach((h) => h.dispose());
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+unixOnly('hub election step 3 (claims that find no socket yet)', () => {
+  let contested = 0;
+  it('exactly one of eight elections leads when every claim waits before it listens', async function () {
+    this.timeout(60_000);
+    for (let round = 0; round < 10; round++) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-hub-'));
+      const r = openRendezvous(dir);
+      const afterClaim = () => new Promise<void>((res) => setTimeout(res, Math.random() * 10));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => elect(r, () => false, { afterClaim, graceMs: 0 })),
+      );
+      const leaders = results.filter((e) => e?.role === 'leader');
+      const claims = generations(r).length;
+      assert.equal(leaders.length, 1, `round ${round}: ${results.map((e) => `${e?.role}@${e?.generation}`).join(' ')}`);
+      for (const e of results) {
+        if (e?.role === 'follower') {
+          e.socket.destroy();
+        }
+      }
+      for (const e of leaders) {
+        if (e?.role === 'leader') {
+          e.early.forEach((s) => s.destroy());
+          await new Promise((res) => e.server.close(res));
+        }
+      }
+      contested += claims > 1 ? 1 : 0;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    assert.ok(contested > 0, 'at least one round was contested (more than one generation claimed)');
   });
 });
