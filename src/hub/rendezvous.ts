@@ -11,9 +11,10 @@
  * - What this guarantees: another non-root user cannot connect to, plant or remove the sockets. What it does not:
  *   root, and any process running as this same user, can join; Node exposes no SO_PEERCRED, so the leader cannot
  *   check the peer's uid itself and relies on the folder's permissions.
- * - Windows: the sockets are named pipes `\\.\pipe\fountain-hub-<hash>-<generation>`; the generation files stay in
- *   `<storage>/hub`, which is under the user's profile (its ACL admits this user, administrators and SYSTEM). Named
- *   pipes get Node's default DACL (this user, administrators, SYSTEM); this is not tested here.
+ * - Windows (not tested here): the sockets are named pipes `\\.\pipe\fountain-hub-<hash>-<generation>`; the
+ *   generation files stay in `<storage>/hub`, under the user's profile. Node creates pipes with the default security
+ *   descriptor, which per the CreateNamedPipe documentation also grants read access to Everyone, so on Windows
+ *   "only this user joins" is NOT guaranteed yet: a pipe with an explicit DACL needs native code Node lacks.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

@@ -9,6 +9,12 @@
  * - Follower: gets `onDidBecomeFollower` (snapshot, cursor), then `onFact`. When the leader's socket closes it
  *   rejects its pending requests and runs the election again at once; the winner gets `onDidBecomeLeader` with the
  *   last cursor it saw (the app resumes the stream from it, or from its own persisted cursor).
+ * - Wiring: `const hub = WindowHub.join({ dir: globalStorageUri.fsPath, windowId, log })`; subscribe to the events
+ *   at once (the first role arrives asynchronously); set `snapshotProvider` and `onRequest` on every window (any
+ *   may become leader); call `setFocused` from `window.onDidChangeWindowState`; dispose on deactivate.
+ * - Limits: `publish` does not echo to the leader itself; `request` rejects while no leader is known (during a
+ *   takeover), and pending requests reject when the leader goes away, so callers retry or show the failure; there
+ *   is no write backpressure (facts are small and local).
  */
 import * as net from 'node:net';
 import { Emitter } from '../domain/events';
