@@ -3,14 +3,13 @@
  * longer than `maxFrameBytes` closes that connection (the peer is broken or hostile, and buffering it would not end);
  * a line that is not JSON, or not one of the frames below, is skipped and logged, and the connection stays up.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** JSON value the hub carries without looking inside (facts, snapshots, requests, replies, cursors). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const json: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(json), z.record(z.string(), json)]),
-);
+/** Any value JSON.parse returned is JSON by construction; a field that must be present still has to be. */
+const json = z.custom<Json>((v) => v !== undefined);
 
 /** Follower → leader. */
 const hello = z.object({ t: z.literal('hello'), windowId: z.string(), focused: z.boolean(), focusedAt: z.number() });
@@ -24,13 +23,13 @@ const welcome = z.object({
   snapshot: json,
   cursor: json,
 });
-const fact = z.object({ t: z.literal('fact'), body: json, cursor: json.optional() });
+const fact = z.object({ t: z.literal('fact'), body: json, cursor: z.optional(json) });
 const res = z.object({
   t: z.literal('res'),
   id: z.number(),
   ok: z.boolean(),
-  body: json.optional(),
-  error: z.string().optional(),
+  body: z.optional(json),
+  error: z.optional(z.string()),
 });
 
 export const frameSchema = z.discriminatedUnion('t', [hello, focus, req, welcome, fact, res]);
