@@ -38,8 +38,14 @@ const options = tests
     }
   : {
       // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
-      // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent.
-      entryPoints: { extension: 'src/extension.ts', testApi: 'src/testApi.ts', local: 'src/local/index.ts' },
+      // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
+      // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison.
+      entryPoints: {
+        extension: 'src/extension.ts',
+        testApi: 'src/testApi.ts',
+        local: 'src/local/index.ts',
+        confusables: 'src/domain/confusables.ts',
+      },
       outdir: 'dist',
       bundle: true,
       format: 'cjs',
@@ -49,7 +55,7 @@ const options = tests
       sourcemap: !production,
       sourcesContent: false,
       charset: 'utf8',
-      external: ['vscode', './testApi'],
+      external: ['vscode', './testApi', './confusables'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],
     };

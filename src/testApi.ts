@@ -5,7 +5,6 @@ import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
 import { agentChoices } from './localui/agentPicker';
 import type { LocalAgents } from './localui/feature';
-import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -34,6 +33,8 @@ export interface TestApi {
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
+  /** Reveals and selects a request row in the Pending Approvals view (what a click on it does to the selection). */
+  readonly selectRequest: (itemId: string) => Promise<void>;
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
@@ -117,6 +118,12 @@ export function createTestApi(d: TestApiDeps): TestApi {
       const item = inbox.get(itemId);
       return item ? details.render(item) : '';
     },
+    selectRequest: async (itemId) => {
+      const element = tree.requestElement(itemId);
+      if (element) {
+        await tree.view.reveal(element, { select: true, focus: true });
+      }
+    },
     answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
     provenance: (itemId) => {
       const item = inbox.get(itemId);
@@ -179,7 +186,7 @@ function localTestApi(local: LocalAgents): LocalTestApi {
       }
       return [...wire];
     },
-    bundleLoaded: localBundleLoaded,
+    bundleLoaded: () => local.bundleLoaded(),
     openDraft: async (id) => {
       const s = local.manager.get(id);
       if (s) {

@@ -4,7 +4,7 @@ import type { Inbox, InboxItem } from '../domain/inbox';
 import { Time } from './time';
 import { AGENT_EXITED } from '../domain/model';
 import { Disposable } from '../util/lifecycle';
-import { inertBlock, inertLine } from './display';
+import { inertBlock, inertFull, inertLine } from './display';
 import type { ProvenanceText } from './pendingTree';
 import { DetailStrings, PolicyStrings } from './strings';
 
@@ -108,14 +108,14 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     const section = (title: string) => out.push('', title, '-'.repeat(title.length));
     out.push(DetailStrings.heading, '='.repeat(DetailStrings.heading.length));
     field(DetailStrings.status, this.status(item));
-    field(DetailStrings.conversation, `${inertLine(c.title || '—')} (${c.id})`);
+    field(DetailStrings.conversation, `${inertFull(c.title || '—')} (${c.id})`);
     field(DetailStrings.server, c.server);
     field(
       DetailStrings.agent,
-      c.agentName || c.agentId ? `${inertLine(c.agentName ?? '')} (${inertLine(c.agentId ?? '—')})` : '—',
+      c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—',
     );
-    field(DetailStrings.runtime, c.runtime ? inertLine(c.runtime) : '—');
-    field(DetailStrings.kind, r.kind ? inertLine(r.kind) : '—');
+    field(DetailStrings.runtime, c.runtime ? inertFull(c.runtime) : '—');
+    field(DetailStrings.kind, r.kind ? inertFull(r.kind) : '—');
     if (this._provenance) {
       field(PolicyStrings.whyAsked, this._provenance.describe(item));
     }
@@ -129,11 +129,11 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     if (r.metaTimeoutSec !== undefined) {
       field(DetailStrings.agentTimeout, `${r.metaTimeoutSec} s`);
     }
-    field(DetailStrings.requestId, inertLine(r.key.requestId));
+    field(DetailStrings.requestId, inertFull(r.key.requestId));
     section(DetailStrings.tool);
     out.push(inertBlock(item.label));
     if (r.title && r.title !== item.label) {
-      out.push('', DetailStrings.titleLine(inertBlock(r.title)));
+      out.push('', DetailStrings.titleLine(''), inertBlock(r.title));
     }
     if (r.summary) {
       section(DetailStrings.summary);
@@ -143,17 +143,17 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     if (cwd || r.locations.length) {
       section(DetailStrings.paths);
       if (cwd) {
-        out.push(DetailStrings.cwd(inertLine(cwd)));
+        out.push(DetailStrings.cwd(inertFull(cwd)));
       }
       for (const l of r.locations) {
-        out.push(`- ${inertLine(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
+        out.push(`- ${inertFull(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
       }
       out.push(DetailStrings.sandboxPaths);
     }
     section(DetailStrings.options);
     r.options.forEach((o, i) =>
       out.push(
-        `${i + 1}. ${inertLine(o.name)}  —  ${DetailStrings.optionKind(inertLine(o.kind))}, id ${inertLine(o.optionId)}`,
+        `${i + 1}. ${inertFull(o.name)}  —  ${DetailStrings.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`,
       ),
     );
     if (r.rawInput !== undefined) {
@@ -170,7 +170,7 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     if (r.diffs.length) {
       section(DetailStrings.diffs);
       for (const d of r.diffs) {
-        out.push(`- ${inertLine(d.path)} (${d.oldText === null ? DetailStrings.newFile : DetailStrings.modified})`);
+        out.push(`- ${inertFull(d.path)} (${d.oldText === null ? DetailStrings.newFile : DetailStrings.modified})`);
       }
       out.push(DetailStrings.openDiffHint);
     }
@@ -186,14 +186,14 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
           ? DetailStrings.waitingLeft(Time.left(item.deadline - this.now()))
           : DetailStrings.waiting;
       case 'answering':
-        return DetailStrings.answering(inertLine(s.optionId));
+        return DetailStrings.answering(inertFull(s.optionId));
       case 'leftOpen':
-        return DetailStrings.leftOpen(s.reason, s.message ? inertLine(s.message) : '');
+        return DetailStrings.leftOpen(s.reason, s.message ? inertFull(s.message) : '');
       case 'answeredByYou':
-        return DetailStrings.answeredByYou(inertLine(s.optionId), at(s.at));
+        return DetailStrings.answeredByYou(inertFull(s.optionId), at(s.at));
       case 'resolvedElsewhere':
         return DetailStrings.answeredElsewhere(
-          s.optionId ? inertLine(s.optionId) : '?',
+          s.optionId ? inertFull(s.optionId) : '?',
           s.outcome ?? 'answered',
           at(s.at),
         );
@@ -204,7 +204,7 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
       case 'conversationEnded':
         return s.reason === AGENT_EXITED
           ? DetailStrings.agentExited(at(s.at))
-          : DetailStrings.conversationEnded(inertLine(s.reason), at(s.at));
+          : DetailStrings.conversationEnded(inertFull(s.reason), at(s.at));
       case 'noLongerWaiting':
         return s.cause === 'withdrawn' ? DetailStrings.withdrawn(at(s.at)) : DetailStrings.noLongerWaiting(at(s.at));
     }
