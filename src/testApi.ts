@@ -22,6 +22,8 @@ export interface TestApi {
   readonly items: () => InboxItem[];
   /** The tree as the user sees it: conversation labels/descriptions with their request rows. */
   readonly tree: () => {
+    /** The conversation's `conversationKey` (JSON of [source id, conversation id]). */
+    key: string;
     label: string;
     description: string;
     children: { label: string; description: string; contextValue: string; tooltip: string }[];
@@ -101,6 +103,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
       tree.getChildren().map((c) => {
         const t = tree.getTreeItem(c);
         return {
+          key: c.id,
           label: labelText(t.label),
           description: String(t.description ?? ''),
           children: tree.getChildren(c).map((r) => {

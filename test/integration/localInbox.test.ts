@@ -147,7 +147,9 @@ describe('local agents in the inbox', function () {
       this.skip();
     }
     const { api, id, pid } = await start('preset:claude');
-    const group = () => api.tree().find((g) => g.label === `Local · ${CLAUDE_NAME} · ${folder.name}`);
+    const key = JSON.stringify([`local:${id}`, id]);
+    const group = () => api.tree().find((g) => g.key === key);
+    assert.equal(group()?.label, `Local · ${CLAUDE_NAME} · ${folder.name}`);
     assert.match(group()?.description ?? '', /^idle · nothing waiting$/, 'the session is a group while idle');
 
     const file = `local-allow-${randomUUID().slice(0, 8)}.txt`;
