@@ -61,6 +61,8 @@ describe('local agents in the inbox', function () {
   let root: string;
   let model: FakeModel | undefined;
   const pids: number[] = [];
+  /** Files the prompts ask for: removed after the suite whatever happened. */
+  const files: string[] = [];
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-localinbox-'));
@@ -114,6 +116,9 @@ describe('local agents in the inbox', function () {
       }
     }
     await model?.close();
+    for (const f of files) {
+      fs.rmSync(path.join(folder.uri.fsPath, f), { force: true });
+    }
     fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -131,6 +136,7 @@ describe('local agents in the inbox', function () {
 
   /** Sends a prompt that makes the model run a command creating `file`; resolves with the request in the inbox. */
   async function ask(api: TestApi, id: string, file: string): Promise<InboxItem> {
+    files.push(file);
     await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `Please create file ${file} containing ok.`);
     return waitFor(
       'the local request in the inbox',
