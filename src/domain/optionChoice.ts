@@ -23,18 +23,26 @@ export interface ToastButtons {
 }
 
 /**
- * All options in the agent's order when there are at most three; otherwise the first allow-kind and the first
- * reject-kind option (in the agent's order) plus a "more" marker. An agent that offers neither kind gets no buttons
- * but the marker, so the user always reaches the full list.
+ * The toast's buttons. At most three options: all of them; more: the first `allow_once` (else the first allow-kind)
+ * and the first reject-kind option plus a "more" marker, so the user always reaches the full list. The first button
+ * is the one VS Code highlights, so it is never a persistent option: the first `allow_once` goes first, else the first
+ * option that is not `allow_always`; the others keep the agent's order.
  */
 export function toastButtons(options: readonly PermissionOption[]): ToastButtons {
   if (options.length <= MAX_TOAST_OPTIONS) {
-    return { options: [...options], more: false };
+    return { options: safeFirst(options), more: false };
   }
-  const allow = options.find((o) => isAllowKind(o.kind));
+  const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => isAllowKind(o.kind));
   const reject = options.find((o) => isRejectKind(o.kind));
   const picked = options.filter((o) => o === allow || o === reject);
-  return { options: picked, more: true };
+  return { options: safeFirst(picked), more: true };
+}
+
+/** `options` with the first `allow_once` (else the first non-persistent option) moved to the front. */
+function safeFirst(options: readonly PermissionOption[]): PermissionOption[] {
+  const once = options.findIndex((o) => o.kind === 'allow_once');
+  const first = once >= 0 ? once : options.findIndex((o) => o.kind !== 'allow_always');
+  return first <= 0 ? [...options] : [options[first], ...options.filter((_, i) => i !== first)];
 }
 
 /** The first `allow_once` option, for an inline "Allow" tree action; undefined when the agent offered none. */

@@ -68,7 +68,7 @@ describe('UI: approving in the real workbench', function () {
     await wb?.close();
   });
 
-  it('a claude-style request raises a toast with "Always Allow", "Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
+  it('a claude-style request raises a toast highlighting "Allow", then "Always Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
     const { page } = wb;
     const id = await server.startConversation('claude', 'run: touch approved-from-toast.txt', {
       title: 'Fix the build',
@@ -76,7 +76,12 @@ describe('UI: approving in the real workbench', function () {
     const t = toast(page, 'touch approved-from-toast.txt');
     await t.waitFor({ timeout: 30_000 });
     const buttons = await buttonTexts(t);
-    assert.deepEqual(buttons.slice(0, 3), ['Always Allow', 'Allow', 'Reject']);
+    assert.deepEqual(buttons.slice(0, 3), ['Allow', 'Always Allow', 'Reject']);
+    // VS Code draws the first button as the primary one and every other as secondary: the persistent option is not it.
+    const secondary = await t
+      .locator('.monaco-button')
+      .evaluateAll((els) => els.slice(0, 3).map((e) => e.classList.contains('secondary')));
+    assert.deepEqual(secondary, [false, true, true]);
     fs.mkdirSync(MEDIA, { recursive: true });
     await t.screenshot({ path: path.join(MEDIA, 'toast.png') });
     await t.getByRole('button', { name: 'Allow', exact: true }).click();
@@ -284,7 +289,7 @@ describe('UI: approving in the real workbench', function () {
     await t.waitFor({ timeout: 30_000 });
     assert.equal(await t.locator('.codicon-poweroff').count(), 0, 'no icon drawn in the toast');
     const buttons = await buttonTexts(t);
-    assert.deepEqual(buttons.slice(0, 3), ['Allow always: "Reject"', 'Allow once (once)', '\u0410llow once (once2)']);
+    assert.deepEqual(buttons.slice(0, 3), ['Allow once (once)', 'Allow always: "Reject"', '\u0410llow once (once2)']);
     await screenshot(page, path.join(wb.runDir, 'screenshots', 'spoofed-options.png'));
 
     // The queue and the option list are QuickPicks, which draw $(icon) references: they must show them literally.

@@ -15,9 +15,9 @@ const ids = (os: readonly PermissionOption[]) => os.map((o) => o.optionId);
 
 describe('optionChoice', () => {
   describe('toastButtons', () => {
-    it('2 options: both, in the agent order', () => {
+    it('2 options: both, allow_once first (the highlighted button), the other after it', () => {
       const r = toastButtons([opt('no', 'reject_once'), opt('yes', 'allow_once')]);
-      assert.deepEqual(ids(r.options), ['no', 'yes']);
+      assert.deepEqual(ids(r.options), ['yes', 'no']);
       assert.equal(r.more, false);
     });
 
@@ -29,18 +29,33 @@ describe('optionChoice', () => {
       assert.equal(r.options[1], os[1], 'returns the offered object itself');
     });
 
-    it('4 options: first allow-kind and first reject-kind plus more', () => {
+    it("claude's three options: Allow first, then Always Allow and Reject in the agent order", () => {
+      const r = toastButtons([
+        opt('allow_always', 'allow_always'),
+        opt('allow', 'allow_once'),
+        opt('reject', 'reject_once'),
+      ]);
+      assert.deepEqual(ids(r.options), ['allow', 'allow_always', 'reject']);
+      assert.equal(r.more, false);
+    });
+
+    it('no allow_once offered: a persistent option is still never first', () => {
+      const r = toastButtons([opt('always', 'allow_always'), opt('no', 'reject_once')]);
+      assert.deepEqual(ids(r.options), ['no', 'always']);
+    });
+
+    it('4 options: the first allow_once (not the persistent allow) and the first reject-kind, plus more', () => {
       const r = toastButtons([
         opt('always', 'allow_always'),
         opt('once', 'allow_once'),
         opt('never', 'reject_always'),
         opt('no', 'reject_once'),
       ]);
-      assert.deepEqual(ids(r.options), ['always', 'never']);
+      assert.deepEqual(ids(r.options), ['once', 'never']);
       assert.equal(r.more, true);
     });
 
-    it('6 options: keeps the agent order of the two picks', () => {
+    it('6 options: allow_once first, then the reject pick', () => {
       const r = toastButtons([
         opt('x', 'other'),
         opt('no', 'reject_once'),
@@ -49,7 +64,7 @@ describe('optionChoice', () => {
         opt('always', 'allow_always'),
         opt('never', 'reject_always'),
       ]);
-      assert.deepEqual(ids(r.options), ['no', 'once']);
+      assert.deepEqual(ids(r.options), ['once', 'no']);
       assert.equal(r.more, true);
     });
 
