@@ -1,7 +1,9 @@
 // A local agent's request in the real workbench, beside a remote one: code-server with the extension from the .vsix,
 // the local Fountain server's scripted agents for the remote conversation, and the published claude-agent-acp
-// started by Start Local Agent… on the scripted loopback model (its URL and PATH come through code-server's
-// environment, which the extension host and so the agent inherit). Chromium clicks the toasts.
+// started by Start Local Agent… on the scripted loopback model (its URL comes through code-server's environment,
+// which the extension host and so the agent inherit). The agent is a fountain.localAgents user setting naming the
+// installed command by its absolute path: code-server's extension host takes PATH from a login shell, not from
+// code-server's own environment, so a preset would not find it. Chromium clicks the toasts.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,7 +25,8 @@ import {
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
 const WS = path.join(ROOT, 'test/fixtures/ws');
-const LOCAL_GROUP = 'Local · Claude Code (claude-agent-acp) · ws';
+const AGENT = 'Claude on the scripted model';
+const LOCAL_GROUP = `Local · ${AGENT} · ws`;
 
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
   return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
@@ -59,8 +62,17 @@ describe('UI: a local agent in the same inbox', function () {
     model = await startFakeModel();
     wb = await openWorkbench({
       withKeyInEnv: true,
+      userSettings: {
+        'fountain.localAgents': [
+          {
+            name: AGENT,
+            command: path.join(BIN, 'claude-agent-acp'),
+            runtime: 'claude',
+            env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
+          },
+        ],
+      },
       env: {
-        PATH: [BIN, path.dirname(process.execPath), process.env.PATH ?? '/usr/bin:/bin'].join(path.delimiter),
         ANTHROPIC_BASE_URL: model.baseUrl,
         ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
         CLAUDE_CONFIG_DIR: claudeDir,
@@ -98,11 +110,8 @@ describe('UI: a local agent in the same inbox', function () {
 
     await runCommand(page, 'Fountain: Start Local Agent…');
     const input = page.locator('.quick-input-widget input');
-    await input.fill('Claude Code');
-    await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: 'Claude Code (claude-agent-acp)' })
-      .first()
-      .click();
+    await input.fill(AGENT);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().click();
     await runCommand(page, 'Fountain: Focus on Pending Approvals View');
     await treeRow(page, LOCAL_GROUP).first().waitFor({ timeout: 60_000 });
     assert.match(await treeRow(page, LOCAL_GROUP).first().innerText(), /idle/);
@@ -114,7 +123,7 @@ describe('UI: a local agent in the same inbox', function () {
     const local = toast(page, LOCAL_GROUP);
     await local.waitFor({ timeout: 90_000 });
     const text = await local.innerText();
-    assert.match(text, /asked by "default" in the local policy of Claude Code \(claude-agent-acp\)/);
+    assert.match(text, new RegExp(`asked by "default" in the local policy of ${AGENT}`));
     assert.match(text, new RegExp(file.replace(/\./g, '\\.')));
     // The same toast as a remote request: the agent's own option names as buttons, in its order.
     assert.deepEqual((await buttonTexts(local)).slice(0, 3), remoteButtons.slice(0, 3));
