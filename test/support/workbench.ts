@@ -50,6 +50,8 @@ export async function openWorkbench(
     scenario?: string;
     withKeyInEnv?: boolean;
     userSettings?: Record<string, unknown>;
+    /** Machine-scoped settings (e.g. fountain.localAgents, which code-server reads only from there). */
+    machineSettings?: Record<string, unknown>;
     /** More environment for code-server and so its extension host (e.g. PATH and the scripted model for local agents). */
     env?: Record<string, string>;
   } = {},
@@ -79,7 +81,7 @@ export async function openWorkbench(
       runDir,
       env,
       userSettings: { ...QUIET_SETTINGS, ...opts.userSettings },
-      machineSettings: { 'fountain.serverUrl': serverUrl },
+      machineSettings: { 'fountain.serverUrl': serverUrl, ...opts.machineSettings },
     });
     browser = await launchBrowser(runDir);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -1,7 +1,7 @@
 // A local agent's request in the real workbench, beside a remote one: code-server with the extension from the .vsix,
 // the local Fountain server's scripted agents for the remote conversation, and the published claude-agent-acp
 // started by Start Local Agent… on the scripted loopback model (its URL comes through code-server's environment,
-// which the extension host and so the agent inherit). The agent is a fountain.localAgents user setting naming the
+// which the extension host and so the agent inherit). The agent is a fountain.localAgents machine setting naming the
 // installed command by its absolute path: code-server's extension host takes PATH from a login shell, not from
 // code-server's own environment, so a preset would not find it. Chromium clicks the toasts.
 import * as assert from 'node:assert/strict';
@@ -62,7 +62,7 @@ describe('UI: a local agent in the same inbox', function () {
     model = await startFakeModel();
     wb = await openWorkbench({
       withKeyInEnv: true,
-      userSettings: {
+      machineSettings: {
         'fountain.localAgents': [
           {
             name: AGENT,
