@@ -1,5 +1,6 @@
 // Bundles the extension (src/extension.ts -> dist/extension.js; src/local -> dist/local.js, loaded only when the first
-// local agent starts, see src/localui/loader.ts) and, with --tests, the extension-host test files
+// local agent starts, see src/localui/loader.ts; src/ui/policyEditor.ts -> dist/policyEditor.js, loaded on the first
+// policy edit, see src/ui/policyEditorCommands.ts) and, with --tests, the extension-host test files
 // (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
 
@@ -38,8 +39,14 @@ const options = tests
     }
   : {
       // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
-      // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent.
-      entryPoints: { extension: 'src/extension.ts', testApi: 'src/testApi.ts', local: 'src/local/index.ts' },
+      // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
+      // agent-policy editor, loaded on its first command (src/ui/policyEditorCommands.ts).
+      entryPoints: {
+        extension: 'src/extension.ts',
+        testApi: 'src/testApi.ts',
+        local: 'src/local/index.ts',
+        policyEditor: 'src/ui/policyEditor.ts',
+      },
       outdir: 'dist',
       bundle: true,
       format: 'cjs',

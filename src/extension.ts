@@ -8,6 +8,7 @@ import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
+import { localBundleLoaded } from './localui/loader';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
@@ -18,6 +19,7 @@ import { RequestDetailsView } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
+import { policyEditorBundleLoaded } from './ui/policyEditorCommands';
 import type { TestApi } from './testApi';
 
 export type { TestApi };
@@ -103,7 +105,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createTestApi } = require('./testApi') as typeof import('./testApi');
-  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local });
+  const bundlesLoaded = { local: localBundleLoaded, policyEditor: policyEditorBundleLoaded };
+  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded });
 }
 
 /** Resolves once every local agent's process group has ended. */

@@ -5,7 +5,6 @@ import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
 import { agentChoices } from './localui/agentPicker';
 import type { LocalAgents } from './localui/feature';
-import { localBundleLoaded } from './localui/loader';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -31,6 +30,8 @@ export interface TestApi {
   readonly provenance: (itemId: string) => { full: string; toast: Promise<string | undefined> };
   /** The policy edit flow with the test's prompts in place of the QuickPicks and the modal. */
   readonly editPolicy: (req: EditRequest, prompts: PolicyPrompts) => Promise<EditResult>;
+  /** Whether dist/policyEditor.js was loaded (it must not be at activation, only on the first edit). */
+  readonly policyEditorLoaded: () => boolean;
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
@@ -80,13 +81,18 @@ interface TestApiDeps {
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
   readonly local: LocalAgents;
+  /**
+   * Whether each lazily loaded bundle was loaded, asked of the extension bundle's own loaders (this file is a bundle
+   * of its own, so a loader imported here would be a second copy that never loads anything).
+   */
+  readonly bundlesLoaded: { readonly local: () => boolean; readonly policyEditor: () => boolean };
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
 export function createTestApi(d: TestApiDeps): TestApi {
-  const { context, config, keys, connection, inbox, tree, details, flow, policy, local } = d;
+  const { context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded } = d;
   return {
-    local: localTestApi(local),
+    local: localTestApi(local, bundlesLoaded.local),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -123,6 +129,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
         : { full: '', toast: Promise.resolve(undefined) };
     },
     editPolicy: (req, prompts) => policy.editor.edit(req, prompts),
+    policyEditorLoaded: bundlesLoaded.policyEditor,
     history: () => policy.historyEntries(),
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),
@@ -137,7 +144,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
   };
 }
 
-function localTestApi(local: LocalAgents): LocalTestApi {
+function localTestApi(local: LocalAgents, bundleLoaded: () => boolean): LocalTestApi {
   const statuses = new Map<string, string[]>();
   local.manager.onDidChangeSessions(() => {
     for (const s of local.manager.sessions) {
@@ -160,7 +167,7 @@ function localTestApi(local: LocalAgents): LocalTestApi {
     statusLog: (id) => [...(statuses.get(id) ?? [])],
     transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
-    bundleLoaded: localBundleLoaded,
+    bundleLoaded,
     openDraft: async (id) => {
       const s = local.manager.get(id);
       if (s) {
