@@ -32,6 +32,8 @@ export interface TestApi {
   readonly editPolicy: (req: EditRequest, prompts: PolicyPrompts) => Promise<EditResult>;
   /** Whether dist/policyEditor.js was loaded (it must not be at activation, only on the first edit). */
   readonly policyEditorLoaded: () => boolean;
+  /** Whether dist/details.js (the details document's renderer) was loaded (not at activation). */
+  readonly detailsLoaded: () => boolean;
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
@@ -85,7 +87,11 @@ interface TestApiDeps {
    * Whether each lazily loaded bundle was loaded, asked of the extension bundle's own loaders (this file is a bundle
    * of its own, so a loader imported here would be a second copy that never loads anything).
    */
-  readonly bundlesLoaded: { readonly local: () => boolean; readonly policyEditor: () => boolean };
+  readonly bundlesLoaded: {
+    readonly local: () => boolean;
+    readonly policyEditor: () => boolean;
+    readonly details: () => boolean;
+  };
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
@@ -130,6 +136,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
     },
     editPolicy: (req, prompts) => policy.editor.edit(req, prompts),
     policyEditorLoaded: bundlesLoaded.policyEditor,
+    detailsLoaded: bundlesLoaded.details,
     history: () => policy.historyEntries(),
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),

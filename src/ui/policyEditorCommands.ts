@@ -4,7 +4,6 @@
  * bundle, dist/policyEditor.js, and loaded on the first edit: dist/extension.js and activation do not pay for it.
  * Only types are imported from policyEditor.ts here.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryLog } from '../domain/history';
 import type { Inbox } from '../domain/inbox';
@@ -14,6 +13,7 @@ import type { Logger } from '../platform/log';
 import { TOOL_KINDS } from '../policy/verdicts';
 import { FountainHttpError } from '../protocol/apiClient';
 import { Disposable } from '../util/lifecycle';
+import { lazyBundle } from './lazyBundle';
 import { recommendationEvidence, recommendationLabel, type HistoryTree } from './historyView';
 import type { PendingTree } from './pendingTree';
 import type { EditRequest, EditResult, PolicyEditor, PolicyPrompts } from './policyEditor';
@@ -22,21 +22,7 @@ import { HistoryStrings, PolicyStrings } from './strings';
 
 export const POLICY_SCHEME = 'fountain-policy';
 
-type EditorModule = typeof import('./policyEditor');
-let loaded: EditorModule | undefined;
-
-/** Loads dist/policyEditor.js once (it sits beside dist/extension.js, which is this code's bundle). */
-function loadPolicyEditorBundle(): EditorModule {
-  // A computed path: esbuild leaves it alone, so the editor stays out of the main bundle.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require(path.join(__dirname, 'policyEditor.js')) as EditorModule;
-  return loaded;
-}
-
-/** True once dist/policyEditor.js was loaded in this extension host (tests check that activation did not load it). */
-export function policyEditorBundleLoaded(): boolean {
-  return loaded !== undefined;
-}
+export const policyEditorBundle = lazyBundle<typeof import('./policyEditor')>('policyEditor.js');
 
 /**
  * Registers the editor's commands and content provider at activation; builds the PolicyEditor from its bundle on the
@@ -71,7 +57,7 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
 
   /** The real prompts: QuickPicks, an input box, a diff editor (documents served from here) and a modal. */
   vscodePrompts(): PolicyPrompts {
-    return loadPolicyEditorBundle().vscodePolicyPrompts((before, after) => {
+    return policyEditorBundle.load().vscodePolicyPrompts((before, after) => {
       const n = ++this.seq;
       this.docs.set(`before-${n}`, JSON.stringify(before, null, 2) + '\n');
       this.docs.set(`after-${n}`, JSON.stringify(after, null, 2) + '\n');
@@ -84,7 +70,7 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
     if (!this.editor) {
       const { api, provenance, inbox, history, log } = this.deps;
       // The HTTP error class is this bundle's: the editor recognises the server's 422 by it.
-      this.editor = new (loadPolicyEditorBundle().PolicyEditor)(
+      this.editor = new (policyEditorBundle.load().PolicyEditor)(
         api,
         provenance,
         inbox,

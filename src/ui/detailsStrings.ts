@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+
+/** Strings of the request details document, built into dist/details.js with its renderer (detailsDocument.ts). */
+export const DetailsDocumentStrings = {
+  heading: vscode.l10n.t('Fountain approval request'),
+  status: vscode.l10n.t('Status'),
+  conversation: vscode.l10n.t('Conversation'),
+  server: vscode.l10n.t('Server'),
+  agent: vscode.l10n.t('Agent'),
+  runtime: vscode.l10n.t('Runtime'),
+  kind: vscode.l10n.t('Kind'),
+  askedAt: vscode.l10n.t('Asked at'),
+  deadline: vscode.l10n.t('Deadline'),
+  detached: vscode.l10n.t('detached request: the agent ended its turn and waits'),
+  inTurn: vscode.l10n.t('in-turn request: the server gives up after 5 minutes'),
+  agentTimeout: vscode.l10n.t('Agent timeout'),
+  requestId: vscode.l10n.t('Request id'),
+  tool: vscode.l10n.t('What it wants to do (full text)'),
+  titleLine: (t: string) => vscode.l10n.t('Title: {0}', t),
+  summary: vscode.l10n.t('Summary'),
+  paths: vscode.l10n.t('Paths'),
+  cwd: (p: string) => vscode.l10n.t('Working directory: {0}', p),
+  sandboxPaths: vscode.l10n.t('(paths inside the agent sandbox; shown for reading, not opened here)'),
+  options: vscode.l10n.t("Options, in the agent's order"),
+  optionKind: (k: string) => vscode.l10n.t('kind {0}', k),
+  rawInput: vscode.l10n.t('Raw input'),
+  content: vscode.l10n.t('Content'),
+  diffs: vscode.l10n.t('Proposed changes'),
+  newFile: vscode.l10n.t('new file'),
+  modified: vscode.l10n.t('modified'),
+  openDiffHint: vscode.l10n.t('Use "Open Diff" in the editor title bar to compare old and new text.'),
+  waiting: vscode.l10n.t('waiting for you'),
+  waitingLeft: (c: string) => vscode.l10n.t('waiting for you ({0} left)', c),
+  answering: (o: string) => vscode.l10n.t('sending your answer: {0}', o),
+  leftOpen: (reason: string, msg: string) =>
+    vscode.l10n.t('still waiting: the server kept it open ({0}) {1}', reason, msg),
+  answeredByYou: (o: string, at: string) => vscode.l10n.t('answered by you: {0} at {1}', o, at),
+  answeredElsewhere: (o: string, outcome: string, at: string) =>
+    vscode.l10n.t('answered elsewhere: {0} ({1}) at {2}', o, outcome, at),
+  expired: (at: string) => vscode.l10n.t('expired at {0}', at),
+  turnEnded: (at: string) => vscode.l10n.t('no longer waiting: the turn ended at {0}', at),
+  conversationEnded: (reason: string, at: string) =>
+    vscode.l10n.t('no longer waiting: conversation ended ({0}) at {1}', reason, at),
+  noLongerWaiting: (at: string) => vscode.l10n.t('no longer waiting (seen at {0})', at),
+  whyAsked: vscode.l10n.t('Why asked'),
+  changePolicyHint: vscode.l10n.t('Use "Change Policy for This Kind…" on the request to change the agent policy.'),
+};
