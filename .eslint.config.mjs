@@ -6,7 +6,7 @@ const vscodeFree = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'vscode', message: 'src/protocol, src/policy, src/domain, src/util, src/local and src/session must not import vscode.' }],
+      paths: [{ name: 'vscode', message: 'src/protocol, src/policy, src/domain, src/util, src/local, src/session and src/hub must not import vscode.' }],
       patterns: [{ group: ['**/ui/*', '**/platform/*', '**/extension'], message: 'Inner layers must not import the VS Code adapters.' }],
     },
   ],
@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/protocol/**/*.ts', 'src/policy/**/*.ts', 'src/domain/**/*.ts', 'src/util/**/*.ts', 'src/local/**/*.ts', 'src/session/**/*.ts'],
+    files: ['src/protocol/**/*.ts', 'src/policy/**/*.ts', 'src/domain/**/*.ts', 'src/util/**/*.ts', 'src/local/**/*.ts', 'src/session/**/*.ts', 'src/hub/**/*.ts'],
     rules: vscodeFree,
   },
   {

@@ -41,12 +41,14 @@ const options = tests
   : {
       // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
       // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
-      // agent-policy editor, loaded on its first command (src/ui/policyEditorCommands.ts), and the request details
-      // document's renderer, loaded when details are first shown (src/ui/details.ts).
+      // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison, the agent-policy
+      // editor, loaded on its first command (src/ui/policyEditorCommands.ts), and the request details document's
+      // renderer, loaded when details are first shown (src/ui/details.ts).
       entryPoints: {
         extension: 'src/extension.ts',
         testApi: 'src/testApi.ts',
         local: 'src/local/index.ts',
+        confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',
       },
@@ -59,7 +61,7 @@ const options = tests
       sourcemap: !production,
       sourcesContent: false,
       charset: 'utf8',
-      external: ['vscode', './testApi'],
+      external: ['vscode', './testApi', './confusables'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],
     };

@@ -8,7 +8,6 @@ import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
-import { localBundleLoaded } from './localui/loader';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import { signIn, signOut } from './ui/authCommands';
@@ -106,7 +105,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createTestApi } = require('./testApi') as typeof import('./testApi');
   const bundlesLoaded = {
-    local: localBundleLoaded,
     policyEditor: policyEditorBundle.loaded,
     details: detailsBundle.loaded,
   };

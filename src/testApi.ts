@@ -37,6 +37,8 @@ export interface TestApi {
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
+  /** Reveals and selects a request row in the Pending Approvals view (what a click on it does to the selection). */
+  readonly selectRequest: (itemId: string) => Promise<void>;
   /** Answers through the same path as a click (click-time check, one in flight). */
   readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
@@ -88,7 +90,6 @@ interface TestApiDeps {
    * of its own, so a loader imported here would be a second copy that never loads anything).
    */
   readonly bundlesLoaded: {
-    readonly local: () => boolean;
     readonly policyEditor: () => boolean;
     readonly details: () => boolean;
   };
@@ -98,7 +99,7 @@ interface TestApiDeps {
 export function createTestApi(d: TestApiDeps): TestApi {
   const { context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded } = d;
   return {
-    local: localTestApi(local, bundlesLoaded.local),
+    local: localTestApi(local),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -127,6 +128,12 @@ export function createTestApi(d: TestApiDeps): TestApi {
       const item = inbox.get(itemId);
       return item ? details.render(item) : '';
     },
+    selectRequest: async (itemId) => {
+      const element = tree.requestElement(itemId);
+      if (element) {
+        await tree.view.reveal(element, { select: true, focus: true });
+      }
+    },
     answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
     provenance: (itemId) => {
       const item = inbox.get(itemId);
@@ -151,7 +158,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
   };
 }
 
-function localTestApi(local: LocalAgents, bundleLoaded: () => boolean): LocalTestApi {
+function localTestApi(local: LocalAgents): LocalTestApi {
   const statuses = new Map<string, string[]>();
   local.manager.onDidChangeSessions(() => {
     for (const s of local.manager.sessions) {
@@ -174,7 +181,7 @@ function localTestApi(local: LocalAgents, bundleLoaded: () => boolean): LocalTes
     statusLog: (id) => [...(statuses.get(id) ?? [])],
     transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
     useSourceEnv: (env) => local.manager.useSourceEnv(env),
-    bundleLoaded,
+    bundleLoaded: () => local.bundleLoaded(),
     openDraft: async (id) => {
       const s = local.manager.get(id);
       if (s) {

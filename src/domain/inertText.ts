@@ -40,90 +40,125 @@ export function escapeCodePoint(cp: number): string {
 
 /** True when the code point is rendered as an escape (whatever the newline/tab handling). */
 export function isUnsafeCodePoint(cp: number): boolean {
-  const ch = String.fromCodePoint(cp);
-  return CATEGORY.test(ch) || EXTRA_INVISIBLE.some(([lo, hi]) => cp >= lo && cp <= hi);
+  if (cp >= 0x20 && cp < 0x7f) {
+    return false; // printable ASCII: the common case, decided without a regex
+  }
+  return CATEGORY.test(String.fromCodePoint(cp)) || EXTRA_INVISIBLE.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
+
+/** What one code point displays as when it is not literal text; undefined for literal (safe) text. */
+function escapeOf(text: string, i: number, cp: number, singleLine: boolean): string | undefined {
+  if (cp === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+    return ''; // CRLF reads as one line break, handled on the LF
+  }
+  if (cp === 0x0a) {
+    return singleLine ? '⏎' : '\n';
+  }
+  if (cp === 0x09) {
+    return singleLine ? '⇥' : '\t';
+  }
+  return isUnsafeCodePoint(cp) ? escapeCodePoint(cp) : undefined;
+}
+
+interface Rendered {
+  readonly text: string;
+  /** Display width of `text` in code points (an escape counts as its visible length). */
+  readonly width: number;
+  /** True when the input did not fit in `limit`. */
+  readonly cut: boolean;
 }
 
 /**
- * Splits text into display segments; each segment is either literal safe text or one escape. Used so that shortening
- * never cuts an escape (or a surrogate pair) in half.
+ * One pass over `text` (linear in the part rendered; nothing is spread or split into per-character arrays, so any
+ * length works): literal runs are sliced from the input, every unsafe code point becomes its escape. Stops before the
+ * first piece that would take the width past `limit`, so an escape or a surrogate pair is never cut in half.
  */
-function segments(text: string, opts: InertOptions): string[] {
-  const out: string[] = [];
-  let plain = '';
-  const flush = () => {
-    if (plain) {
-      // One push per character: spreading a long run into push() overflows the stack (a 1 MB line).
-      for (const ch of plain) {
-        out.push(ch);
+function render(text: string, singleLine: boolean, limit = Infinity): Rendered {
+  const parts: string[] = [];
+  let width = 0;
+  let runStart = 0;
+  let i = 0;
+  let cut = false;
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!;
+    // A lone surrogate reads as itself (a Cs code point, escaped); a pair as one code point of two units.
+    const size = cp > 0xffff ? 2 : 1;
+    const esc = escapeOf(text, i, cp, singleLine);
+    const w = esc === undefined ? 1 : esc.length;
+    if (width + w > limit) {
+      cut = true;
+      break;
+    }
+    width += w;
+    if (esc !== undefined) {
+      if (runStart < i) {
+        parts.push(text.slice(runStart, i));
       }
-      plain = '';
+      parts.push(esc);
+      runStart = i + size;
     }
-  };
-  const chars = Array.from(text);
-  for (let i = 0; i < chars.length; i++) {
-    const ch = chars[i];
-    const cp = ch.codePointAt(0)!;
-    // A lone surrogate survives Array.from as a one-unit string; codePointAt gives the surrogate itself.
-    if (ch === '\r' && chars[i + 1] === '\n') {
-      continue; // CRLF reads as one line break, handled on the LF
-    }
-    if (ch === '\n') {
-      flush();
-      out.push(opts.singleLine ? '⏎' : '\n');
-    } else if (ch === '\t') {
-      flush();
-      out.push(opts.singleLine ? '⇥' : '\t');
-    } else if (isUnsafeCodePoint(cp)) {
-      flush();
-      out.push(escapeCodePoint(cp));
-    } else {
-      plain += ch;
-    }
+    i += size;
   }
-  flush();
-  return out;
+  if (runStart < i) {
+    parts.push(text.slice(runStart, i));
+  }
+  return { text: parts.join(''), width, cut };
 }
 
 /**
  * Returns `text` with every control, bidi and invisible formatting character shown as an escape (`\x1b`,
  * `⟨U+202E⟩`). Newlines (LF, CRLF) and tabs are kept unless `singleLine`, which shows them as `⏎`/`⇥`.
- * A lone CR is always escaped (it can overwrite a line in a terminal).
+ * A lone CR is always escaped (it can overwrite a line in a terminal). Linear in the length of `text`.
  */
 export function toInertText(text: string, opts: InertOptions = {}): string {
-  return segments(text, opts).join('');
+  return render(text, opts.singleLine === true).text;
 }
 
 export interface ShortenedText {
-  /** The inert, single-line text, ending with `…` when shortened. */
+  /** The inert text, ending with `…` when shortened. */
   readonly text: string;
   /** True when characters were dropped: the caller must make the full text reachable (tooltip, details view). */
   readonly shortened: boolean;
 }
 
 /**
- * Makes text inert and single-line, then shortens it to at most `maxChars` display characters (code points; an
- * escape counts as its visible length and is never cut), ending with an explicit `…` when anything was dropped.
+ * Makes text inert and shortens it to at most `maxChars` display characters (code points; an escape counts as its
+ * visible length and is never cut), ending with an explicit `…` when anything was dropped. Reads only as much of
+ * `text` as it shows, so a 1 MB input costs what the label costs.
  */
-export function shortenForLabel(text: string, maxChars: number): ShortenedText {
+export function shortenInert(text: string, maxChars: number, opts: InertOptions = {}): ShortenedText {
   const max = Math.max(1, Math.floor(maxChars));
-  const segs = segments(text, { singleLine: true });
-  const lengthOf = (s: string) => Array.from(s).length;
-  const total = segs.reduce((n, s) => n + lengthOf(s), 0);
-  if (total <= max) {
-    return { text: segs.join(''), shortened: false };
+  const singleLine = opts.singleLine === true;
+  const whole = render(text, singleLine, max);
+  if (!whole.cut) {
+    return { text: whole.text, shortened: false };
   }
-  let out = '';
-  let used = 0;
-  for (const s of segs) {
-    const len = lengthOf(s);
-    if (used + len > max - 1) {
-      break;
-    }
-    out += s;
-    used += len;
-  }
-  return { text: `${out}…`, shortened: true };
+  return { text: `${render(text, singleLine, max - 1).text}…`, shortened: true };
+}
+
+/** `shortenInert` on one line: line breaks and tabs show as `⏎`/`⇥`. */
+export function shortenForLabel(text: string, maxChars: number): ShortenedText {
+  return shortenInert(text, maxChars, { singleLine: true });
+}
+
+/**
+ * The mark in front of every line of agent text in multi-line plain-text surfaces (tree tooltips, the details
+ * document). None of our own lines starts with it, so a title with a forged `Kind: read` line reads as `│ Kind: read`.
+ */
+export const AGENT_LINE_MARK = '│ ';
+
+/** Prefixes every line of (already inert, multi-line) agent text with AGENT_LINE_MARK. Linear. */
+export function markAgentLines(inert: string): string {
+  return AGENT_LINE_MARK + inert.replace(/\n/g, `\n${AGENT_LINE_MARK}`);
+}
+
+/**
+ * For surfaces that draw `$(name)` as an icon (QuickPick label/description/detail, status bar text): every icon
+ * reference gets VS Code's escape `\$(`, which those surfaces show as a literal `$(`. Matches VS Code's own icon
+ * syntax (`$(name)` or `$(name~modifier)`), so other `$(` text is left as is (there the backslash would show).
+ */
+export function escapeIcons(text: string): string {
+  return text.replace(/\$\((?=[A-Za-z0-9-]+(?:~[A-Za-z]+)?\))/g, '\\$(');
 }
 
 /** A duration in the largest whole unit, for "12 s ago" style text. The UI localises from `unit` and `value`. */

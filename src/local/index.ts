@@ -23,9 +23,25 @@ export type {
   LocalToolCall,
   PendingAsk,
   PermissionDecider,
+  GateAnswer,
   PermissionDecision,
   PolicyMatch,
+  SessionGate,
 } from './permissions';
+export type { GateDecision, GateMode, Grant } from '../policy';
+export { LocalGate, decideSafely, gateModeFor, sameGrant } from './gate';
+export type {
+  GateDecisionEvent,
+  GateSnapshot,
+  LocalGateOptions,
+  LocalGateSettings,
+  PlanSource,
+  SetModeResult,
+} from './gate';
+export { LOCAL_ALLOW_SETTING, applyGrantChoice, grantAnswerOption, grantChoices } from './gateChoices';
+export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
+export { probeRequests, whatWouldHappen } from './whatWouldHappen';
+export type { WouldHappen } from './whatWouldHappen';
 export { AgentStartError, LocalAgentSession } from './session';
 export type { LocalSessionExit, LocalSessionOptions, LocalSessionStatus } from './session';
 export { Transcript } from './transcript';

@@ -11,7 +11,7 @@
  * - The agent exited, or withdrew the request (`$/cancel_request`): the ask closes and nothing is sent.
  */
 import { autoOutcome, denyOutcome, parseTimeoutSec, verdictOf, ASK_TIMEOUT_KEY, IN_TURN_CEILING_SEC } from '../policy';
-import type { Verdict } from '../policy';
+import type { GateDecision, Verdict } from '../policy';
 import { Emitter, type Event } from '../domain/events';
 
 export interface LocalOption {
@@ -69,6 +69,8 @@ export interface PendingAsk {
   readonly isOpen: boolean;
   /** Resolves once, when the ask closes for any reason. */
   readonly closed: Promise<AskClose>;
+  /** Why the local gate asked (its rule, reason and pattern), when a gate decides this session. */
+  readonly gate?: GateDecision;
 }
 
 /** The inbox side: receives each ask. It must not answer by itself. */
@@ -81,6 +83,24 @@ export type AskInbox = (ask: PendingAsk) => void;
  */
 export type PermissionDecider = (request: LocalPermissionRequest, signal: AbortSignal) => Promise<string>;
 
+/**
+ * The local gate's answer for one request: `sent` when it decided by itself (always an offered option id or
+ * `cancelled`), absent when the request goes to the inbox (the ask timeout and every other rule still apply).
+ */
+export interface GateAnswer {
+  readonly decision: GateDecision;
+  readonly sent?: LocalOutcome;
+}
+
+/** A gate that decides a session's requests before the inbox (see src/local/gate.ts). */
+export interface SessionGate {
+  decide(request: LocalPermissionRequest): GateAnswer;
+  /** Every `session/update` of the session (a `plan` update records the plan). */
+  sessionUpdate?(update: unknown): void;
+  /** Every decision once it is closed (an allowed `switch_mode` records the plan). */
+  decided?(decision: PermissionDecision): void;
+}
+
 /** Which part of the request the deciding policy key matched. */
 export type PolicyMatch = 'title' | 'kind' | 'default' | 'none';
 
@@ -92,7 +112,9 @@ export interface PermissionDecision {
   readonly policyKey: string | null;
   readonly matchedBy: PolicyMatch;
   /** How it ended; `sent` is absent when nothing was sent (agent exited, request withdrawn). */
-  readonly close: AskClose | { readonly reason: 'policy'; readonly sent: LocalOutcome };
+  readonly close: AskClose | { readonly reason: 'policy' | 'gate'; readonly sent: LocalOutcome };
+  /** The local gate's decision (rule, reason, pattern), when a gate decides this session. */
+  readonly gate?: GateDecision;
 }
 
 let nextAskId = 1;
@@ -112,6 +134,7 @@ class Ask implements PendingAsk {
     readonly policyKey: string | null,
     readonly matchedBy: PolicyMatch,
     timeoutMs: number,
+    readonly gate?: GateDecision,
   ) {
     this.deadline = this.askedAt + timeoutMs;
     this.closed = new Promise((r) => (this.resolveClosed = r));
@@ -152,6 +175,8 @@ export interface PermissionBrokerOptions {
   readonly askTimeoutSec?: number;
   /** Replaces the policy lookup (see {@link PermissionDecider}); the inbox is then not asked. */
   readonly decide?: PermissionDecider;
+  /** Replaces the policy lookup with the local gate; its asks go to the inbox. */
+  readonly gate?: SessionGate;
 }
 
 function matchOf(request: LocalPermissionRequest, key: string | null): PolicyMatch {
@@ -192,7 +217,17 @@ export class PermissionBroker {
     signal?: AbortSignal,
     onAsk?: (ask: PendingAsk) => void,
   ): Promise<LocalOutcome | undefined> {
-    const custom = this.opts.decide;
+    const custom = this.opts.gate ? undefined : this.opts.decide;
+    if (this.opts.gate) {
+      let gated: GateAnswer | undefined;
+      try {
+        gated = this.opts.gate.decide(request);
+      } catch {
+        // A gate that cannot decide never lets the policy answer in its place: a human is asked.
+        return this.ask(request, 'ask', null, 'none', undefined, signal, onAsk);
+      }
+      return this.decideGated(request, gated, signal, onAsk);
+    }
     const { verdict, key } = custom
       ? { verdict: 'custom' as const, key: null }
       : verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind });
@@ -202,8 +237,45 @@ export class PermissionBroker {
       this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close: { reason: 'policy', sent } });
       return sent;
     }
+    return this.ask(request, verdict, key, matchedBy, custom, signal, onAsk);
+  }
+
+  private decideGated(
+    request: LocalPermissionRequest,
+    gated: GateAnswer,
+    signal: AbortSignal | undefined,
+    onAsk: ((ask: PendingAsk) => void) | undefined,
+  ): Promise<LocalOutcome | undefined> {
+    const gate = gated.decision;
+    if (gated.sent) {
+      const verdict = gate.verdict === 'allow' ? 'auto_allow' : 'auto_deny';
+      const d: PermissionDecision = {
+        request,
+        verdict,
+        policyKey: null,
+        matchedBy: 'none',
+        close: { reason: 'gate', sent: gated.sent },
+        gate,
+      };
+      this._onDidDecide.fire(d);
+      this.opts.gate?.decided?.(d);
+      return Promise.resolve(gated.sent);
+    }
+    return this.ask(request, 'ask', null, 'none', undefined, signal, onAsk, gate);
+  }
+
+  private async ask(
+    request: LocalPermissionRequest,
+    verdict: Verdict | 'custom',
+    key: string | null,
+    matchedBy: PolicyMatch,
+    custom: PermissionDecider | undefined,
+    signal: AbortSignal | undefined,
+    onAsk: ((ask: PendingAsk) => void) | undefined,
+    gate?: GateDecision,
+  ): Promise<LocalOutcome | undefined> {
     const timeoutSec = this.opts.askTimeoutSec ?? localAskTimeoutSec(this.opts.policy);
-    const ask = new Ask(this.opts.agentName, request, key, matchedBy, timeoutSec * 1000);
+    const ask = new Ask(this.opts.agentName, request, key, matchedBy, timeoutSec * 1000, gate);
     if (this.closedFor) {
       ask.close({ reason: this.closedFor });
     } else if (signal?.aborted) {
@@ -238,7 +310,9 @@ export class PermissionBroker {
     if (this.open.delete(ask)) {
       this._onDidChangeOpen.fire(this.open.size);
     }
-    this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close });
+    const d: PermissionDecision = { request, verdict, policyKey: key, matchedBy, close, ...(gate ? { gate } : {}) };
+    this._onDidDecide.fire(d);
+    this.opts.gate?.decided?.(d);
     return 'sent' in close ? close.sent : undefined;
   }
 

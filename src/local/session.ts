@@ -15,6 +15,7 @@ import {
   type PendingAsk,
   type PermissionDecider,
   type PermissionDecision,
+  type SessionGate,
 } from './permissions';
 import { Transcript } from './transcript';
 import { tapStreams, type TappedStreams, type WireListener } from './wire';
@@ -35,6 +36,8 @@ export interface LocalSessionOptions {
   readonly onWire?: WireListener;
   /** Replaces the policy (a later gate); the inbox is then not asked. */
   readonly decide?: PermissionDecider;
+  /** The local gate (src/local/gate.ts): decides before the inbox, which gets what it asks about. */
+  readonly gate?: SessionGate;
   /** Overrides the policy's ask timeout, in seconds. */
   readonly askTimeoutSec?: number;
   /** How long initialize + session/new may take. Default 60 s. */
@@ -102,6 +105,7 @@ export class LocalAgentSession {
       ask: options.ask,
       ...(options.askTimeoutSec !== undefined ? { askTimeoutSec: options.askTimeoutSec } : {}),
       ...(options.decide ? { decide: options.decide } : {}),
+      ...(options.gate ? { gate: options.gate } : {}),
     });
     this.onDidDecide = this.broker.onDidDecide;
     this.broker.onDidChangeOpen(() => this.updateStatus());
@@ -197,6 +201,7 @@ export class LocalAgentSession {
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         if (params.sessionId === this._sessionId || !this._sessionId) {
           this.transcript.apply(params.update);
+          this.options.gate?.sessionUpdate?.(params.update);
           this._onDidChangeTranscript.fire();
         }
       });

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../util/lifecycle';
 import { LocalCommands } from './commands';
-import { loadLocalBundle, type LocalModule } from './loader';
+import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import { LocalSessionManager, type LocalAskHandler, type LocalManagerDeps } from './manager';
 import { TranscriptDocuments } from './transcriptDocument';
 
@@ -44,6 +44,11 @@ export class LocalAgents extends Disposable {
 
   register(): vscode.Disposable[] {
     return this.commands.register();
+  }
+
+  /** True once dist/local.js was loaded (asked here, in the main bundle, whose loader holds that state). */
+  bundleLoaded(): boolean {
+    return localBundleLoaded();
   }
 
   /** Deactivate: every agent's process group has ended when this resolves. */

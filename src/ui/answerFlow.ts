@@ -5,7 +5,7 @@ import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import type { AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
 import { showErrorWithLogs } from '../platform/window';
-import { inertLine } from './display';
+import { inertLine, pickText } from './display';
 import { Strings } from './strings';
 import { Time } from './time';
 
@@ -84,7 +84,7 @@ export class AnswerFlow {
   /** "Already answered elsewhere: Reject 2 min ago", "No longer waiting: expired", … */
   describeClosure(item: InboxItem, closure: Closure, optionName?: string): string {
     const ago = Time.ago(this.now() - closure.at);
-    const label = inertLine(item.label);
+    const label = inertLine(item.label, 300);
     switch (closure.kind) {
       case 'resolvedElsewhere': {
         const opt = optionName ?? closure.optionId ?? undefined;
@@ -106,7 +106,7 @@ export class AnswerFlow {
   }
 
   private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
-    const label = inertLine(item.label);
+    const label = inertLine(item.label, 300);
     const retry = Strings.retry;
     const offerRetry = (message: string) => {
       void showErrorWithLogs(message, retry).then((pick) => {
@@ -117,7 +117,8 @@ export class AnswerFlow {
     };
     switch (result.kind) {
       case 'answered':
-        vscode.window.setStatusBarMessage(Strings.answered(label), 4000);
+        // The status bar draws $(icon) references: agent text goes in with them escaped.
+        vscode.window.setStatusBarMessage(Strings.answered(pickText(item.label, 200)), 4000);
         return;
       case 'resolvedElsewhere': {
         const now = this.inbox.get(item.id);

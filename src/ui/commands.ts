@@ -7,7 +7,7 @@ import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import { itemIdOf, type RequestDetailsView } from './details';
-import { inertLine } from './display';
+import { inertLine, pickText } from './display';
 import type { PendingTree } from './pendingTree';
 import { CommandStrings } from './strings';
 
@@ -22,8 +22,18 @@ export interface CommandDeps {
 
 /**
  * The request commands. Answer commands act only on items the extension itself created: a tree element this
- * extension handed out, the focused tree item, or an item the user picked in our own QuickPick. An argument forged
- * by another extension's `executeCommand` call is refused and nothing is sent.
+ * extension handed out (menus and inline actions pass it), or an item the user picked in our own QuickPick. An
+ * argument forged by another extension's `executeCommand` call is refused and nothing is sent, and so is a call with
+ * no argument: `executeCommand('fountain.request.allowOnce')` or a `command:fountain.request.allowOnce` link never
+ * answers "whatever row was last selected".
+ *
+ * The keyboard (Ctrl+Alt+Y / Ctrl+Alt+N) binds to separate internal ids, not in the palette, whose keybinding has
+ * the when-clause `focusedView == fountain.pending` (VS Code checks it at the key press) and the argument
+ * `{ $treeViewId, $focusedTreeItem }`. VS Code turns that argument into the tree's focused element only on its way
+ * from the workbench to this extension host; a call from another extension in this host gets the plain object,
+ * which is not an element we issued, and is refused. No VS Code API tells an extension whether a view has focus,
+ * so the when-clause is the focus check; what remains is a `command:` link carrying that argument in trusted
+ * markdown, which this extension never renders from agent or server text.
  */
 export class RequestCommands {
   constructor(private readonly d: CommandDeps) {}
@@ -34,10 +44,12 @@ export class RequestCommands {
       r('fountain.refresh', () => this.d.connection.refresh()),
       r('fountain.reconnect', () => this.d.connection.reconnect()),
       r('fountain.answerNext', () => this.answerQueue()),
-      r('fountain.request.allowOnce', (arg?: unknown) => this.answerInline(arg, 'allow')),
-      r('fountain.request.reject', (arg?: unknown) => this.answerInline(arg, 'reject')),
+      r('fountain.request.allowOnce', (arg?: unknown) => this.answerInline(arg, 'allow', 'tree')),
+      r('fountain.request.reject', (arg?: unknown) => this.answerInline(arg, 'reject', 'tree')),
+      r('fountain.pending.allowOnceFocused', (arg?: unknown) => this.answerInline(arg, 'allow', 'keyboard')),
+      r('fountain.pending.rejectFocused', (arg?: unknown) => this.answerInline(arg, 'reject', 'keyboard')),
       r('fountain.request.answer', async (arg?: unknown) => {
-        const item = this.target(arg);
+        const item = this.answerTarget(arg);
         if (item) {
           await this.pickOption(item, 'tree');
         }
@@ -56,13 +68,13 @@ export class RequestCommands {
   async pickOption(item: InboxItem, source: AnswerSource): Promise<void> {
     type OptionPick = vscode.QuickPickItem & { option: PermissionOption };
     const picks: OptionPick[] = item.request.options.map((o) => ({
-      label: inertLine(o.name),
-      description: inertLine(o.kind),
-      detail: CommandStrings.optionId(inertLine(o.optionId)),
+      label: pickText(o.name),
+      description: pickText(o.kind),
+      detail: CommandStrings.optionId(pickText(o.optionId)),
       option: o,
     }));
     const pick = await vscode.window.showQuickPick(picks, {
-      title: CommandStrings.answerTitle(inertLine(item.label)),
+      title: CommandStrings.answerTitle(inertLine(item.label, 200)),
       placeHolder: CommandStrings.answerPlaceholder,
       ignoreFocusOut: true,
     });
@@ -81,10 +93,11 @@ export class RequestCommands {
       }
       type RequestPick = vscode.QuickPickItem & { item: InboxItem };
       const picks: RequestPick[] = open.map((i) => ({
-        label: inertLine(i.label),
-        description: [inertLine(i.request.kind ?? 'tool'), inertLine(i.conversation.title || i.conversation.id)].join(
-          ' · ',
-        ),
+        label: pickText(i.label, 300),
+        description: [
+          pickText(i.request.kind ?? 'tool', 40),
+          pickText(i.conversation.title || i.conversation.id, 80),
+        ].join(' · '),
         detail:
           i.deadline !== undefined
             ? CommandStrings.left(Time.left(i.deadline - Date.now()))
@@ -107,8 +120,8 @@ export class RequestCommands {
     }
   }
 
-  private async answerInline(arg: unknown, which: 'allow' | 'reject'): Promise<void> {
-    const item = this.target(arg);
+  private async answerInline(arg: unknown, which: 'allow' | 'reject', source: AnswerSource): Promise<void> {
+    const item = this.answerTarget(arg);
     if (!item) {
       return;
     }
@@ -120,7 +133,7 @@ export class RequestCommands {
       );
       return;
     }
-    await this.d.flow.answer(item.id, option.optionId, arg === undefined ? 'keyboard' : 'tree');
+    await this.d.flow.answer(item.id, option.optionId, source);
   }
 
   private async openDiff(arg: unknown): Promise<void> {
@@ -143,7 +156,7 @@ export class RequestCommands {
       // Several files: let the user pick which one to compare.
       const pick = await vscode.window.showQuickPick(
         diffs.map((d, i) => ({
-          label: inertLine(d.path),
+          label: pickText(d.path),
           description: d.oldText === null ? CommandStrings.newFile : '',
           index: i,
         })),
@@ -159,7 +172,24 @@ export class RequestCommands {
     }
   }
 
-  /** The item a command acts on: an element this extension issued, else (no argument) the focused tree item. */
+  /**
+   * The item an answer command acts on: only an element this extension issued. Without an argument nothing is
+   * answered (a programmatic call or a `command:` link must not answer the selected row).
+   */
+  private answerTarget(arg: unknown): InboxItem | undefined {
+    if (arg === null) {
+      void vscode.window.showInformationMessage(CommandStrings.selectFirst); // the keyboard path with no focused row
+      return undefined;
+    }
+    if (arg === undefined) {
+      this.d.log.warn('ignored an answer command with no request: answers need a click or a key on the focused row');
+      void vscode.window.showInformationMessage(CommandStrings.answerNeedsRow);
+      return undefined;
+    }
+    return this.target(arg);
+  }
+
+  /** The item a viewing command acts on: an element this extension issued, else (no argument) the selected row. */
   private target(arg: unknown): InboxItem | undefined {
     let item: InboxItem | undefined;
     if (arg === undefined) {

@@ -4,7 +4,7 @@
  */
 import type { InboxItem } from '../domain/inbox';
 import { DetailsDocumentStrings as S } from './detailsStrings';
-import { inertBlock, inertLine } from './display';
+import { inertBlock, inertFull } from './display';
 import type { ProvenanceText } from './pendingTree';
 import { Time } from './time';
 
@@ -16,11 +16,11 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   const section = (title: string) => out.push('', title, '-'.repeat(title.length));
   out.push(S.heading, '='.repeat(S.heading.length));
   field(S.status, status(item, now));
-  field(S.conversation, `${inertLine(c.title || '—')} (${c.id})`);
+  field(S.conversation, `${inertFull(c.title || '—')} (${c.id})`);
   field(S.server, c.server);
-  field(S.agent, c.agentName || c.agentId ? `${inertLine(c.agentName ?? '')} (${inertLine(c.agentId ?? '—')})` : '—');
-  field(S.runtime, c.runtime ? inertLine(c.runtime) : '—');
-  field(S.kind, r.kind ? inertLine(r.kind) : '—');
+  field(S.agent, c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—');
+  field(S.runtime, c.runtime ? inertFull(c.runtime) : '—');
+  field(S.kind, r.kind ? inertFull(r.kind) : '—');
   if (provenance) {
     field(S.whyAsked, provenance.describe(item));
   }
@@ -31,11 +31,11 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   if (r.metaTimeoutSec !== undefined) {
     field(S.agentTimeout, `${r.metaTimeoutSec} s`);
   }
-  field(S.requestId, inertLine(r.key.requestId));
+  field(S.requestId, inertFull(r.key.requestId));
   section(S.tool);
   out.push(inertBlock(item.label));
   if (r.title && r.title !== item.label) {
-    out.push('', S.titleLine(inertBlock(r.title)));
+    out.push('', S.titleLine(''), inertBlock(r.title));
   }
   if (r.summary) {
     section(S.summary);
@@ -45,16 +45,16 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   if (cwd || r.locations.length) {
     section(S.paths);
     if (cwd) {
-      out.push(S.cwd(inertLine(cwd)));
+      out.push(S.cwd(inertFull(cwd)));
     }
     for (const l of r.locations) {
-      out.push(`- ${inertLine(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
+      out.push(`- ${inertFull(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
     }
     out.push(S.sandboxPaths);
   }
   section(S.options);
   r.options.forEach((o, i) =>
-    out.push(`${i + 1}. ${inertLine(o.name)}  —  ${S.optionKind(inertLine(o.kind))}, id ${inertLine(o.optionId)}`),
+    out.push(`${i + 1}. ${inertFull(o.name)}  —  ${S.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`),
   );
   if (r.rawInput !== undefined) {
     section(S.rawInput);
@@ -70,7 +70,7 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   if (r.diffs.length) {
     section(S.diffs);
     for (const d of r.diffs) {
-      out.push(`- ${inertLine(d.path)} (${d.oldText === null ? S.newFile : S.modified})`);
+      out.push(`- ${inertFull(d.path)} (${d.oldText === null ? S.newFile : S.modified})`);
     }
     out.push(S.openDiffHint);
   }
@@ -84,19 +84,19 @@ function status(item: InboxItem, now: number): string {
     case 'open':
       return item.deadline !== undefined ? S.waitingLeft(Time.left(item.deadline - now)) : S.waiting;
     case 'answering':
-      return S.answering(inertLine(s.optionId));
+      return S.answering(inertFull(s.optionId));
     case 'leftOpen':
-      return S.leftOpen(s.reason, s.message ? inertLine(s.message) : '');
+      return S.leftOpen(s.reason, s.message ? inertFull(s.message) : '');
     case 'answeredByYou':
-      return S.answeredByYou(inertLine(s.optionId), at(s.at));
+      return S.answeredByYou(inertFull(s.optionId), at(s.at));
     case 'resolvedElsewhere':
-      return S.answeredElsewhere(s.optionId ? inertLine(s.optionId) : '?', s.outcome ?? 'answered', at(s.at));
+      return S.answeredElsewhere(s.optionId ? inertFull(s.optionId) : '?', s.outcome ?? 'answered', at(s.at));
     case 'expired':
       return S.expired(at(s.at));
     case 'turnEnded':
       return S.turnEnded(at(s.at));
     case 'conversationEnded':
-      return S.conversationEnded(inertLine(s.reason), at(s.at));
+      return S.conversationEnded(inertFull(s.reason), at(s.at));
     case 'noLongerWaiting':
       return S.noLongerWaiting(at(s.at));
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { keyId } from '../domain/model';
 import type { InboxNotifier, NotificationDecision } from '../domain/notificationPolicy';
-import { toastButtons } from '../domain/optionChoice';
+import { optionButtonTitles, toastButtons } from '../domain/optionChoice';
 import type { Config } from '../platform/config';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerFlow } from './answerFlow';
@@ -11,6 +11,8 @@ import { ToastStrings } from './strings';
 
 /** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
 const MUTE_BUDGET_CHARS = 32;
+/** Code points of an option name (or id) on a button. */
+const BUTTON_NAME_MAX = 60;
 
 /** A toast button: one of the runtime's options, or one of ours. Compared by identity, never by label. */
 type Button = vscode.MessageItem &
@@ -69,18 +71,23 @@ export class Notifier extends Disposable {
       return; // answered or gone while the policy was read
     }
     const choice = toastButtons(item.request.options);
-    const ours = new Set([ToastStrings.more, ToastStrings.details, ToastStrings.mute]);
-    const names = choice.options.map((o) => inertLine(o.name));
-    const buttons: Button[] = choice.options.map((o, i) => {
-      // Two options with the same name (or one named like our own buttons) get their id appended, so every button
-      // the user sees is distinguishable.
-      const clash = names.indexOf(names[i]) !== i || names.lastIndexOf(names[i]) !== i || ours.has(names[i]);
-      return {
-        title: clash ? `${names[i]} (${inertLine(o.optionId)})` : names[i],
-        action: 'option',
-        optionId: o.optionId,
-      };
-    });
+    const ours = [ToastStrings.more, ToastStrings.details, ToastStrings.mute];
+    // A name that disagrees with its kind shows the kind first; names that look alike (confusable-folded, e.g. a
+    // Cyrillic "А"), or like our own buttons, get their id appended, so every button the user sees is distinct.
+    const titles = optionButtonTitles(
+      choice.options,
+      {
+        name: (o) => inertLine(o.name, BUTTON_NAME_MAX),
+        id: (o) => inertLine(o.optionId, BUTTON_NAME_MAX),
+        withKind: (name, kind) => ToastStrings.optionWithKind(name, ToastStrings.kindLabel(inertLine(kind, 40))),
+      },
+      ours,
+    );
+    const buttons: Button[] = choice.options.map((o, i) => ({
+      title: titles[i],
+      action: 'option',
+      optionId: o.optionId,
+    }));
     if (choice.more) {
       buttons.push({ title: ToastStrings.more, action: 'more' });
     }
@@ -91,8 +98,9 @@ export class Notifier extends Disposable {
       buttons.push({ title: ToastStrings.mute, action: 'mute' });
     }
     const c = item.conversation;
-    const where = inertLine(c.title || c.agentName || c.agentId || c.id);
-    const base = ToastStrings.single(inertLine(item.label), where, inertLine(item.request.kind ?? 'tool'));
+    // Shortened so VS Code's own 1,000-character cut never hides the kind or the conversation; Details has it all.
+    const where = inertLine(c.title || c.agentName || c.agentId || c.id, 80);
+    const base = ToastStrings.single(inertLine(item.label, 300), where, inertLine(item.request.kind ?? 'tool', 40));
     const message = why ? `${base} (${why})` : base;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pick = await show<Button>(message, ...buttons);

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { ConversationGroup, Inbox, InboxItem, ItemState } from '../domain/inbox';
+import type { Inbox, InboxItem, ItemState } from '../domain/inbox';
 import { Emitter, type Event } from '../domain/events';
 import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
+import { conversationKey, TreeModel } from '../domain/treeModel';
 import { Disposable } from '../util/lifecycle';
-import { inertBlock, inertLabel, inertLine } from './display';
+import { inertBlockShort, inertLabel, inertLine } from './display';
 import { PolicyStrings, TreeStrings } from './strings';
 
 /** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
@@ -16,6 +17,9 @@ export interface ProvenanceText {
 /** Tree elements are plain data; the provider hands out one object per id and remembers which ones it made. */
 export type TreeElement =
   { readonly kind: 'conversation'; readonly id: string } | { readonly kind: 'request'; readonly id: string };
+
+/** Code points of one agent text a tooltip shows; the details document has all of it. */
+const TOOLTIP_TEXT_MAX = 2000;
 
 const KIND_ICONS: Record<string, string> = {
   execute: 'terminal',
@@ -35,13 +39,18 @@ const KIND_ICONS: Record<string, string> = {
  * answer goes through AnswerFlow. Elements it created are tracked so that commands can refuse forged arguments.
  */
 export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
-  private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | undefined>());
+  private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | TreeElement[] | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _elements = new Map<string, TreeElement>();
   private readonly _issued = new WeakSet<object>();
   readonly view: vscode.TreeView<TreeElement>;
   private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ids changed since the last refresh; undefined when the next refresh must redraw everything. */
+  private _pendingIds: Set<string> | undefined = new Set();
+  /** The state text (countdown) each request row was last drawn with. */
+  private readonly _drawnState = new Map<string, string>();
   private _provenance: ProvenanceText | undefined;
+  private readonly model: TreeModel;
 
   constructor(
     private readonly inbox: Inbox,
@@ -49,19 +58,32 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     private readonly now: () => number = Date.now,
   ) {
     super();
+    this.model = this._register(new TreeModel(inbox));
     this.view = this._register(
       vscode.window.createTreeView('fountain.pending', { treeDataProvider: this, showCollapseAll: true }),
     );
-    this._register(inbox.onDidChangeItems(() => this.scheduleRefresh()));
-    // Countdowns in descriptions move on even when nothing else changes (the inbox clock's beat).
-    this._register(countdown(() => this._onDidChangeTreeData.fire(undefined)));
+    this._register(
+      inbox.onDidChangeItems((change) => {
+        if (change.added.length || change.removed.length) {
+          this._pendingIds = undefined; // the tree's shape changed: redraw it all
+        } else {
+          for (const id of change.ids) {
+            this._pendingIds?.add(id);
+          }
+        }
+        this.scheduleRefresh();
+      }),
+    );
+    // Countdowns in descriptions move on even when nothing else changes (the inbox clock's beat): redraw only the
+    // rows whose text moved.
+    this._register(countdown(() => this.refreshCountdowns()));
     this.updateBadge();
   }
 
   /** Adds "Why asked: …" (which policy key asked) to request tooltips, and redraws when it changes. */
   showProvenance(source: ProvenanceText): void {
     this._provenance = source;
-    this._register(source.onDidChange(() => this.scheduleRefresh()));
+    this._register(source.onDidChange(() => this.scheduleRefresh(true)));
   }
 
   /** True only for element objects this provider created (never for an object another extension passed). */
@@ -69,21 +91,69 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     return typeof arg === 'object' && arg !== null && this._issued.has(arg);
   }
 
+  /** The element of a request row (for revealing it), when the inbox holds the request. */
+  requestElement(itemId: string): TreeElement | undefined {
+    return this.inbox.get(itemId) ? this.element('request', itemId) : undefined;
+  }
+
   /** The inbox item behind a request element this provider created. */
   itemOf(element: TreeElement): InboxItem | undefined {
     return element.kind === 'request' ? this.inbox.get(element.id) : undefined;
   }
 
-  /** Debounced refresh, so a burst of events redraws once. */
-  scheduleRefresh(): void {
+  /** Debounced refresh, so a burst of events redraws once: the changed rows (and their conversations), or all. */
+  scheduleRefresh(all = false): void {
+    if (all) {
+      this._pendingIds = undefined;
+    }
     if (this._refreshTimer) {
       return;
     }
     this._refreshTimer = setTimeout(() => {
       this._refreshTimer = undefined;
-      this._onDidChangeTreeData.fire(undefined);
+      const ids = this._pendingIds;
+      this._pendingIds = new Set();
+      if (ids === undefined) {
+        this._onDidChangeTreeData.fire(undefined);
+      } else if (ids.size > 0) {
+        this.fireRows([...ids]);
+      }
       this.updateBadge();
     }, 50);
+  }
+
+  /** Redraws the request rows whose countdown text is no longer what was drawn; nothing when none moved. */
+  refreshCountdowns(): void {
+    const moved: string[] = [];
+    for (const [id, drawn] of this._drawnState) {
+      const item = this.inbox.get(id);
+      if (item && item.deadline !== undefined && this.stateText(item) !== drawn) {
+        moved.push(id);
+      }
+    }
+    if (moved.length) {
+      this.fireRows(moved);
+    }
+  }
+
+  /** Fires a change for the given request rows (those VS Code has been handed) and their conversation rows. */
+  private fireRows(ids: readonly string[]): void {
+    const elements = new Set<TreeElement>();
+    for (const id of ids) {
+      const row = this._elements.get('request:' + id);
+      if (row) {
+        elements.add(row);
+      }
+      const item = this.inbox.get(id);
+      const conv =
+        item && this._elements.get('conversation:' + conversationKey(item.key.server, item.key.conversationId));
+      if (conv) {
+        elements.add(conv);
+      }
+    }
+    if (elements.size) {
+      this._onDidChangeTreeData.fire([...elements]);
+    }
   }
 
   private element(kind: TreeElement['kind'], id: string): TreeElement {
@@ -103,14 +173,10 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     this.view.badge = n > 0 ? { value: n, tooltip: TreeStrings.badge(n) } : undefined;
   }
 
-  private groups(): ConversationGroup[] {
-    return this.inbox.byConversation();
-  }
-
   //#region TreeDataProvider
   getChildren(element?: TreeElement): TreeElement[] {
     if (!element) {
-      const groups = this.groups();
+      const groups = this.model.groups();
       // Forget element objects for things that are gone, so the maps stay bounded.
       const live = new Set<string>();
       for (const g of groups) {
@@ -122,12 +188,13 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       for (const k of [...this._elements.keys()]) {
         if (!live.has(k)) {
           this._elements.delete(k);
+          this._drawnState.delete(k.slice('request:'.length));
         }
       }
       return groups.map((g) => this.element('conversation', convId(g)));
     }
     if (element.kind === 'conversation') {
-      const g = this.groups().find((x) => convId(x) === element.id);
+      const g = this.model.group(element.id);
       return g ? g.items.map((i) => this.element('request', i.id)) : [];
     }
     return [];
@@ -136,16 +203,14 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   getParent(element: TreeElement): TreeElement | undefined {
     if (element.kind === 'request') {
       const item = this.inbox.get(element.id);
-      return item
-        ? this.element('conversation', JSON.stringify([item.key.server, item.key.conversationId]))
-        : undefined;
+      return item ? this.element('conversation', conversationKey(item.key.server, item.key.conversationId)) : undefined;
     }
     return undefined;
   }
 
   getTreeItem(element: TreeElement): vscode.TreeItem {
     if (element.kind === 'conversation') {
-      const g = this.groups().find((x) => convId(x) === element.id);
+      const g = this.model.group(element.id);
       const t = new vscode.TreeItem(TreeStrings.unknownConversation, vscode.TreeItemCollapsibleState.Expanded);
       t.id = 'conversation:' + element.id;
       if (!g) {
@@ -158,8 +223,10 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       t.description = [agent && inertLine(agent), c.runtime && inertLine(c.runtime), TreeStrings.waiting(waiting)]
         .filter(Boolean)
         .join(' · ');
+      const title = inertBlockShort(c.title || c.id, TOOLTIP_TEXT_MAX);
       t.tooltip = [
-        inertBlock(c.title || c.id),
+        title.text,
+        ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
         TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
         TreeStrings.tooltipConversation(c.id, c.server),
       ].join('\n');
@@ -176,7 +243,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const label = inertLabel(item.label, 80);
     t.label = label.text;
     const kind = item.request.kind ?? 'other';
-    t.description = [inertLine(kind), this.stateText(item)].filter(Boolean).join(' · ');
+    const state = this.stateText(item);
+    this._drawnState.set(item.id, state);
+    t.description = [inertLine(kind, 40), state].filter(Boolean).join(' · ');
     t.tooltip = this.tooltip(item);
     t.iconPath = item.pending
       ? new vscode.ThemeIcon(
@@ -239,14 +308,18 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** Plain-text tooltip (never markdown): the full label and options, with control/bidi characters made visible. */
   private tooltip(item: InboxItem): string {
     const r = item.request;
-    const lines = [inertBlock(item.label), ''];
+    const label = inertBlockShort(item.label, TOOLTIP_TEXT_MAX);
+    const lines = [label.text, ''];
+    let shortened = label.shortened;
     lines.push(TreeStrings.tooltipKind(inertLine(r.kind ?? '—')));
     if (this._provenance) {
       lines.push(PolicyStrings.tooltipWhy(this._provenance.describe(item)));
     }
     lines.push(TreeStrings.tooltipConversationTitle(inertLine(item.conversation.title || item.conversation.id)));
     if (r.summary && r.summary !== item.label) {
-      lines.push(TreeStrings.tooltipSummary(inertBlock(r.summary)));
+      const summary = inertBlockShort(r.summary, TOOLTIP_TEXT_MAX);
+      shortened ||= summary.shortened;
+      lines.push(TreeStrings.tooltipSummary(''), summary.text);
     }
     lines.push(
       TreeStrings.tooltipOptions(r.options.map((o) => `${inertLine(o.name)} (${inertLine(o.kind)})`).join(', ')),
@@ -254,10 +327,13 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     if (item.lastError) {
       lines.push(TreeStrings.tooltipLastError(item.lastError.result.kind));
     }
+    if (shortened) {
+      lines.push(TreeStrings.tooltipShortened);
+    }
     return lines.join('\n');
   }
 }
 
-function convId(g: ConversationGroup): string {
-  return JSON.stringify([g.server, g.conversationId]);
+function convId(g: { readonly server: string; readonly conversationId: string }): string {
+  return conversationKey(g.server, g.conversationId);
 }

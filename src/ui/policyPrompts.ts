@@ -1,7 +1,7 @@
 /** The agent-policy editor's vocabulary (what it shows, what the user picks) and its real VS Code prompts. */
 import * as vscode from 'vscode';
 import { DEFAULT_KEY, VERDICTS, type Verdict } from '../policy';
-import { inertLine } from './display';
+import { inertLine, pickText } from './display';
 import { PolicyEditorStrings } from './policyEditorStrings';
 import { PolicyStrings } from './strings';
 
@@ -53,8 +53,8 @@ export function vscodePolicyPrompts(
     pickAgent: async (choices) => {
       type P = vscode.QuickPickItem & { id?: string };
       const items: P[] = choices.map((c) => ({
-        label: inertLine(c.name ?? c.id),
-        description: c.name ? inertLine(c.id) : undefined,
+        label: pickText(c.name ?? c.id),
+        description: c.name ? pickText(c.id) : undefined,
         id: c.id,
       }));
       items.push({ label: PolicyEditorStrings.enterAgentId, alwaysShow: true });
@@ -86,7 +86,7 @@ export function vscodePolicyPrompts(
         });
       }
       const rowItem = (r: KeyRow): P => ({
-        label: r.group === 'title' ? inertLine(r.key) : r.key,
+        label: r.group === 'title' ? pickText(r.key) : r.key,
         description:
           r.before !== undefined
             ? PolicyEditorStrings.changed(
@@ -113,7 +113,7 @@ export function vscodePolicyPrompts(
         description:
           view.askTimeout === undefined
             ? PolicyEditorStrings.askTimeoutNone
-            : inertLine(JSON.stringify(view.askTimeout) ?? ''),
+            : pickText(JSON.stringify(view.askTimeout) ?? ''),
         detail: PolicyEditorStrings.askTimeoutDetail,
         action: { type: 'timeout' },
       });

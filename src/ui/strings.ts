@@ -110,6 +110,7 @@ export const TreeStrings = {
   tooltipSummary: (summary: string) => vscode.l10n.t('Summary: {0}', summary),
   tooltipOptions: (options: string) => vscode.l10n.t('Options: {0}', options),
   tooltipLastError: (kind: string) => vscode.l10n.t('Last answer attempt failed: {0}', kind),
+  tooltipShortened: vscode.l10n.t('(shortened: Show Details has the full text)'),
 };
 
 export const DetailStrings = {
@@ -120,6 +121,22 @@ export const DetailStrings = {
 export const ToastStrings = {
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
   merged: (n: number) => vscode.l10n.t('{0} approvals waiting', n),
+  /** A button whose option name disagrees with its kind: the kind first. */
+  optionWithKind: (name: string, kind: string) => vscode.l10n.t('{1}: "{0}"', name, kind),
+  kindLabel: (kind: string) => {
+    switch (kind) {
+      case 'allow_once':
+        return vscode.l10n.t('Allow once');
+      case 'allow_always':
+        return vscode.l10n.t('Allow always');
+      case 'reject_once':
+        return vscode.l10n.t('Reject once');
+      case 'reject_always':
+        return vscode.l10n.t('Reject always');
+      default:
+        return vscode.l10n.t('Kind {0}', kind);
+    }
+  },
   review: vscode.l10n.t('Review'),
   more: vscode.l10n.t('More…'),
   details: vscode.l10n.t('Details'),
@@ -163,6 +180,9 @@ export const CommandStrings = {
   pickDiff: (n: number) => vscode.l10n.t('This request changes {0} files: pick one to compare', n),
   newFile: vscode.l10n.t('new file'),
   selectFirst: vscode.l10n.t('Select a request in the Pending Approvals view first.'),
+  answerNeedsRow: vscode.l10n.t(
+    "Nothing was sent: answer from a request's own buttons in the Pending Approvals view, or press the key on the focused request.",
+  ),
   forged: vscode.l10n.t('Refused: Fountain Approvals answers only requests picked in its own views. Nothing was sent.'),
   gone: vscode.l10n.t('This request is no longer known.'),
 };

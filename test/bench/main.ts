@@ -14,6 +14,7 @@ import { MemoryCursorStore } from '../memoryCursorStore';
 import { activationBench } from './activation';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { generate } from './gen';
+import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
 
 const EVENTS = 200_000;
 const input = generate(EVENTS);
@@ -166,6 +167,8 @@ async function main(): Promise<void> {
   const lat = await latency();
   const heap = heapGrowthMb();
   const bf = await backfillOnLocalServer();
+  const tree = treeRenderBench();
+  const treeWhat = `${TREE_REQUESTS.toLocaleString('en')} requests in ${TREE_CONVERSATIONS.toLocaleString('en')} conversations`;
   const rows: Array<[string, string, string, boolean | undefined]> = [
     ['eventsource-parser alone (baseline)', `${Math.round(baseRate).toLocaleString('en')} events/s`, '—', undefined],
     ['pipeline: parse + validate + map', `${Math.round(pipeRate).toLocaleString('en')} events/s`, '—', undefined],
@@ -211,6 +214,18 @@ async function main(): Promise<void> {
     ['activation: require() of the bundle', `${act.loadMs.toFixed(2)} ms`, '—', undefined],
     ['activation: activate() until the first connection attempt', `${act.activateMs.toFixed(2)} ms`, '—', undefined],
     ['activation: module load + activate(), median', `${act.totalMs.toFixed(2)} ms`, '≤ 20 ms', act.totalMs <= 20],
+    [
+      `tree render before issue 9 (grouping per conversation ask), ${treeWhat} (baseline)`,
+      `${tree.oldMs.toFixed(0)} ms`,
+      '—',
+      undefined,
+    ],
+    [
+      `tree render: root + every group + every tree item, ${treeWhat}`,
+      `${tree.newMs.toFixed(1)} ms`,
+      '≤ 200 ms',
+      tree.newMs <= 200,
+    ],
   ];
   const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];
   const line = (a: string, b: string, c: string, d: string) =>

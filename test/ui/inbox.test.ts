@@ -68,7 +68,7 @@ describe('UI: approving in the real workbench', function () {
     await wb?.close();
   });
 
-  it('a claude-style request raises a toast with "Always Allow", "Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
+  it('a claude-style request raises a toast highlighting "Allow", then "Always Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
     const { page } = wb;
     const id = await server.startConversation('claude', 'run: touch approved-from-toast.txt', {
       title: 'Fix the build',
@@ -76,7 +76,12 @@ describe('UI: approving in the real workbench', function () {
     const t = toast(page, 'touch approved-from-toast.txt');
     await t.waitFor({ timeout: 30_000 });
     const buttons = await buttonTexts(t);
-    assert.deepEqual(buttons.slice(0, 3), ['Always Allow', 'Allow', 'Reject']);
+    assert.deepEqual(buttons.slice(0, 3), ['Allow', 'Always Allow', 'Reject']);
+    // VS Code draws the first button as the primary one and every other as secondary: the persistent option is not it.
+    const secondary = await t
+      .locator('.monaco-button')
+      .evaluateAll((els) => els.slice(0, 3).map((e) => e.classList.contains('secondary')));
+    assert.deepEqual(secondary, [false, true, true]);
     fs.mkdirSync(MEDIA, { recursive: true });
     await t.screenshot({ path: path.join(MEDIA, 'toast.png') });
     await t.getByRole('button', { name: 'Allow', exact: true }).click();
@@ -267,6 +272,57 @@ describe('UI: approving in the real workbench', function () {
     );
     const { cwd } = await server.conversationState(allowId);
     await until('the allowed command to run', () => fs.existsSync(path.join(cwd, 'tree-allow.txt')));
+  });
+
+  it('hostile requests: a 1 MB title toasts and shows in the tree and details, a "Reject"-named allow option shows its kind, look-alike names differ, $(icon) text is literal', async () => {
+    const { page } = wb;
+    const spec = {
+      toolCall: { title: 'git status $(poweroff)', kind: 'execute', rawInput: { command: 'git status $(poweroff)' } },
+      options: [
+        { optionId: 'evil', name: 'Reject', kind: 'allow_always' },
+        { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'once2', name: '\u0410llow once', kind: 'allow_once' },
+      ],
+    };
+    const spoofId = await server.startConversation('claude', `ask: ${JSON.stringify(spec)}`, { title: 'Spoof' });
+    const t = toast(page, 'git status $(poweroff)');
+    await t.waitFor({ timeout: 30_000 });
+    assert.equal(await t.locator('.codicon-poweroff').count(), 0, 'no icon drawn in the toast');
+    const buttons = await buttonTexts(t);
+    assert.deepEqual(buttons.slice(0, 3), ['Allow once (once)', 'Allow always: "Reject"', '\u0410llow once (once2)']);
+    await screenshot(page, path.join(wb.runDir, 'screenshots', 'spoofed-options.png'));
+
+    // The queue and the option list are QuickPicks, which draw $(icon) references: they must show them literally.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+Alt+Shift+Y');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'git status $(poweroff)' }).first();
+    await row.waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.quick-input-list .codicon-poweroff').count(), 0, 'no icon drawn in the queue');
+    await row.click();
+    const reject = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reject' }).first();
+    await reject.waitFor({ timeout: 10_000 });
+    assert.ok((await reject.innerText()).includes('allow_always'), 'the option list shows the kind next to the name');
+    await page.keyboard.press('Escape');
+    assert.equal((await server.answersFor(spoofId)).length, 0, 'looking sends nothing');
+
+    const huge = 'echo ' + 'x'.repeat(1_000_000);
+    const hugeId = await server.startConversation('claude', `run: ${huge}`, { title: 'Huge ' + 'T'.repeat(900_000) });
+    const ht = toast(page, 'echo xxxxxxxx');
+    await ht.waitFor({ timeout: 60_000 });
+    assert.ok(
+      (await ht.locator('.notification-list-item-message').innerText()).includes('…'),
+      'the toast is shortened',
+    );
+    await openView(page);
+    await treeRow(page, /echo xxxx.*…/)
+      .first()
+      .waitFor({ timeout: 20_000 });
+    await treeRow(page, 'git status $(poweroff)').first().waitFor({ timeout: 20_000 }); // the other rows stay
+    assert.equal(await page.locator('.pane-body .monaco-list-row .codicon-poweroff').count(), 0);
+    await clickNotificationButton(page, 'echo xxxxxxxx', 'Details');
+    const editor = page.locator('.editor-instance .view-lines').first();
+    await until('the details document', async () => (await textOf(editor)).includes('Fountain approval request'));
+    assert.equal((await server.answersFor(hugeId)).length, 0);
   });
 
   // Last: it turns notifications off for the rest of this workbench.

@@ -31,7 +31,9 @@ describe('the manifest and the packaged files', () => {
         'CHANGELOG.md',
         'LICENSE',
         'README.md',
-        // (the bundles exist once built: npm test builds before the unit tier)
+        // (the bundles exist once built: npm test builds before the unit tier); the confusables table is loaded on
+        // the first option-name comparison
+        ...(fs.existsSync(path.join(ROOT, 'dist/confusables.js')) ? ['dist/confusables.js'] : []),
         // the request details document's renderer, loaded when details are first shown
         ...(fs.existsSync(path.join(ROOT, 'dist/details.js')) ? ['dist/details.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),

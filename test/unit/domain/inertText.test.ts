@@ -3,8 +3,12 @@ import {
   describeTimeAgo,
   escapeCodePoint,
   formatCountdown,
+  AGENT_LINE_MARK,
+  escapeIcons,
   isUnsafeCodePoint,
+  markAgentLines,
   shortenForLabel,
+  shortenInert,
   toInertText,
 } from '../../../src/domain/inertText';
 
@@ -181,6 +185,66 @@ describe('inertText', () => {
       assert.equal(formatCountdown(-5000).text, '0:00');
       assert.equal(formatCountdown(1).overdue, false);
       assert.equal(formatCountdown(1).text, '0:01');
+    });
+  });
+
+  describe('any length (issue 9, item 1: a 123k-character run threw RangeError)', () => {
+    const MB = 1_000_000;
+    it('toInertText keeps a 1 MB plain run whole, in one line and in block mode', () => {
+      const big = 'a'.repeat(MB);
+      assert.equal(toInertText(big), big);
+      assert.equal(toInertText(big, { singleLine: true }), big);
+    });
+    it('toInertText escapes inside 1 MB: the escapes are where the input had them', () => {
+      const big = 'x'.repeat(MB / 2) + '\u202e' + 'y'.repeat(MB / 2) + '\n';
+      const out = toInertText(big, { singleLine: true });
+      assert.equal(out, 'x'.repeat(MB / 2) + '⟨U+202E⟩' + 'y'.repeat(MB / 2) + '⏎');
+    });
+    it('shortenForLabel on 1 MB returns exactly max code points ending with …', () => {
+      const s = shortenForLabel('😀'.repeat(MB), 80);
+      assert.equal(s.shortened, true);
+      assert.equal(Array.from(s.text).length, 80);
+      assert.equal(s.text, '😀'.repeat(79) + '…');
+    });
+    it('shortenInert keeps newlines in block mode and never cuts an escape', () => {
+      const s = shortenInert('ab\n\u202ecd'.repeat(100_000), 6);
+      assert.deepEqual(s, { text: 'ab\n…', shortened: true });
+      assert.deepEqual(shortenInert('ab\ncd', 5), { text: 'ab\ncd', shortened: false });
+    });
+    it('lone surrogates are escaped, never joined to their neighbours', () => {
+      assert.equal(toInertText('a\ud800b\udc00c'), 'a⟨U+D800⟩b⟨U+DC00⟩c');
+      assert.equal(toInertText('\ud83d\ude00'), '😀');
+    });
+  });
+
+  describe('markAgentLines (issue 9, item 11)', () => {
+    it('prefixes every line, blank ones included, with the agent mark', () => {
+      assert.equal(
+        markAgentLines('rm x\n\nKind: read'),
+        `${AGENT_LINE_MARK}rm x\n${AGENT_LINE_MARK}\n${AGENT_LINE_MARK}Kind: read`,
+      );
+      assert.equal(markAgentLines('one'), `${AGENT_LINE_MARK}one`);
+    });
+    it('a forged line cannot start a line without the mark', () => {
+      const out = markAgentLines(toInertText('ok\r\nKind: read\u2028Options: Allow\rX'));
+      for (const line of out.split('\n')) {
+        assert.ok(line.startsWith(AGENT_LINE_MARK), line);
+      }
+      assert.equal(out.split('\n').length, 2, 'only LF/CRLF break lines; U+2028 and a lone CR are escapes');
+    });
+  });
+
+  describe('escapeIcons (issue 9, item 8)', () => {
+    it('escapes icon references so VS Code shows them literally', () => {
+      assert.equal(escapeIcons('git status $(poweroff)'), 'git status \\$(poweroff)');
+      assert.equal(escapeIcons('$(shield) Allow once'), '\\$(shield) Allow once');
+      assert.equal(escapeIcons('$(loading~spin)'), '\\$(loading~spin)');
+    });
+    it('an agent backslash before an icon stays visible (\\\\$( shows as \\$()', () => {
+      assert.equal(escapeIcons('\\$(x)'), '\\\\$(x)');
+    });
+    it('leaves $( that is not an icon reference alone', () => {
+      assert.equal(escapeIcons('echo $(date +%s) $HOME $(a b)'), 'echo $(date +%s) $HOME $(a b)');
     });
   });
 });

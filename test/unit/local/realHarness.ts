@@ -4,7 +4,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFakeModel, realAgentsInstalled, REAL_AGENTS_SETUP_HINT, type FakeModel } from '../../support/realAgents';
+import {
+  startFakeModel,
+  realAgentsInstalled,
+  REAL_AGENTS_SETUP_HINT,
+  type FakeModel,
+  type FakeModelOptions,
+} from '../../support/realAgents';
 import {
   LocalAgentSession,
   presetById,
@@ -76,7 +82,7 @@ function prepareHome(preset: 'claude' | 'gemini', home: string): void {
   }
 }
 
-export async function createHarness(preset: 'claude' | 'gemini'): Promise<Harness> {
+export async function createHarness(preset: 'claude' | 'gemini', modelOptions?: FakeModelOptions): Promise<Harness> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `fountain-local-${preset}-`));
   const cwd = path.join(root, 'work');
   const home = path.join(root, 'home');
@@ -85,7 +91,7 @@ export async function createHarness(preset: 'claude' | 'gemini'): Promise<Harnes
     fs.mkdirSync(d);
   }
   prepareHome(preset, home);
-  const model = await startFakeModel();
+  const model = await startFakeModel(modelOptions);
   const agentEnv = AGENT_ENV[preset](home, model.baseUrl);
   const wire: WireLine[] = [];
   const asks: PendingAsk[] = [];

@@ -67,6 +67,14 @@ export interface FakeModelOptions {
   readonly deriveCommand?: (userText: string) => { command: string; description: string } | undefined;
   /** Text of the final answer after the tool ran (or was refused). */
   readonly finalText?: string;
+  /**
+   * Asked first, with the tool names the agent offers and the same user text: any one tool call (for example
+   * claude's `Write`); undefined falls back to the shell command.
+   */
+  readonly deriveToolCall?: (
+    toolNames: readonly string[],
+    userText: string,
+  ) => { name: string; input: Record<string, unknown> } | undefined;
 }
 
 export interface FakeModel {
@@ -108,10 +116,18 @@ function defaultDerive(userText: string): { command: string; description: string
 type MainTurn = (toolNames: string[], userText: string, afterToolResult: boolean) => Turn;
 
 /** The main-loop reply picker for one fake model (how it derives the command, what it says at the end). */
-function mainTurnOf(derive: NonNullable<FakeModelOptions['deriveCommand']>, finalText: string): MainTurn {
+function mainTurnOf(
+  derive: NonNullable<FakeModelOptions['deriveCommand']>,
+  finalText: string,
+  deriveToolCall?: FakeModelOptions['deriveToolCall'],
+): MainTurn {
   return (toolNames, userText, afterToolResult) => {
     if (afterToolResult) {
       return { text: finalText };
+    }
+    const other = deriveToolCall?.(toolNames, userText);
+    if (other && toolNames.includes(other.name)) {
+      return { toolCall: other };
     }
     const tool = SHELL_TOOLS.find((t) => toolNames.includes(t));
     const cmd = derive(userText);
@@ -246,7 +262,7 @@ function gemini(
 
 export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeModel> {
   const requests: FakeModelRequest[] = [];
-  const mainTurn = mainTurnOf(opts.deriveCommand ?? defaultDerive, opts.finalText ?? 'Done.');
+  const mainTurn = mainTurnOf(opts.deriveCommand ?? defaultDerive, opts.finalText ?? 'Done.', opts.deriveToolCall);
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

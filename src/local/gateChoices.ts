@@ -1,0 +1,129 @@
+/**
+ * The grants offered beside a request the gate asked about, in our own UI (never in place of the runtime's
+ * options), and how a chosen one is applied. Each choice is offered only when it would actually allow this request
+ * now (checked with the gate's own `decide`): a grant can never lift the denylist, plan mode, a deny pattern or an
+ * out-of-scope path, so none is offered for those. The answer sent is always an option the runtime offered:
+ * `allow_once`, or `allow_always` only when no `allow_once` was offered.
+ * Labels quote the agent's text: render them as inert text.
+ */
+import { extractVerb, requestKey, verbGrantLabel, parseCommand, hasSubstitution, type Grant } from '../policy';
+import { decideSafely, type LocalGate } from './gate';
+import type { LocalOption, LocalPermissionRequest, PendingAsk } from './permissions';
+
+export type GrantChoiceId = 'exact' | 'verb' | 'tool' | 'always';
+
+/** The setting an "always" choice asks the VS Code layer to extend (visibly, in the user's settings). */
+export const LOCAL_ALLOW_SETTING = 'fountain.local.allow';
+
+export interface GrantChoice {
+  readonly id: GrantChoiceId;
+  /** One plain sentence for a QuickPick item. */
+  readonly label: string;
+  /** The session grant it adds (exact, verb, tool). */
+  readonly grant?: Grant;
+  /** For `always`: the pattern to append to {@link LOCAL_ALLOW_SETTING}; the gate only sees it once the setting is written. */
+  readonly pattern?: string;
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+function allowsWith(gate: LocalGate, request: LocalPermissionRequest, grant?: Grant, pattern?: string): boolean {
+  const snap = gate.snapshot();
+  const config = pattern ? { ...snap.config, allow: [...(snap.config.allow ?? []), pattern] } : snap.config;
+  const grants = grant ? [...(snap.session?.grants ?? []), grant] : (snap.session?.grants ?? []);
+  const d = decideSafely({
+    ...snap,
+    config,
+    session: { ...snap.session, grants },
+    request: gate.gateRequestOf(request),
+  });
+  return d.verdict === 'allow';
+}
+
+/** The `fountain.local.allow` pattern that covers exactly this request, when one can be written. */
+function exactPattern(gate: LocalGate, request: LocalPermissionRequest): string | undefined {
+  const req = gate.gateRequestOf(request);
+  const kind = req.kind;
+  if (kind === undefined) {
+    return undefined;
+  }
+  if (req.command !== undefined) {
+    const parsed = parseCommand(req.command);
+    const simple = parsed.parts.length === 1 && parsed.problems.length === 0 && !hasSubstitution(parsed);
+    return simple && !req.command.includes('*') ? `${kind}:${req.command.trim()}` : undefined;
+  }
+  if (req.paths !== undefined && req.paths.length > 0) {
+    return req.paths.length === 1 && !GLOB_CHARS.test(req.paths[0].path) ? `${kind}:${req.paths[0].path}` : undefined;
+  }
+  if (req.url !== undefined) {
+    return req.url.includes('*') ? undefined : `${kind}:${req.url}`;
+  }
+  return undefined;
+}
+
+/** The grant choices to offer beside `request`, in this order: exact, verb, tool, always. */
+export function grantChoices(gate: LocalGate, request: LocalPermissionRequest): GrantChoice[] {
+  const req = gate.gateRequestOf(request);
+  const kind = req.kind ?? 'other';
+  const out: GrantChoice[] = [];
+  const offer = (c: GrantChoice) => {
+    if (allowsWith(gate, request, c.grant, c.pattern)) {
+      out.push(c);
+    }
+  };
+  offer({
+    id: 'exact',
+    label: 'Allow this exact request for the rest of the session',
+    grant: { scope: 'exact', kind, key: requestKey(req) },
+  });
+  const verb = req.command !== undefined ? extractVerb(req.command) : undefined;
+  if (verb !== undefined) {
+    offer({
+      id: 'verb',
+      label: `Allow every command starting with "${verb}" (${verbGrantLabel(verb)}) for the session`,
+      grant: { scope: 'verb', verb },
+    });
+  }
+  offer({ id: 'tool', label: `Allow every "${kind}" call for the session`, grant: { scope: 'tool', kind } });
+  const pattern = exactPattern(gate, request);
+  if (pattern !== undefined) {
+    offer({ id: 'always', label: `Always allow: add "${pattern}" to ${LOCAL_ALLOW_SETTING}`, pattern });
+  }
+  return out;
+}
+
+/** The option a chosen grant answers with: `allow_once`, else `allow_always`; never anything not offered. */
+export function grantAnswerOption(options: readonly LocalOption[]): LocalOption | undefined {
+  return options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+}
+
+export type ApplyGrantResult =
+  | { readonly sent: true; readonly optionId: string; readonly pattern?: string }
+  | { readonly sent: false; readonly reason: 'closed' | 'no_allow_option' };
+
+/**
+ * Applies a choice the user picked for an open ask: adds its session grant (an `always` choice returns its pattern
+ * for the VS Code layer to write to {@link LOCAL_ALLOW_SETTING}) and answers the ask with an allow option it
+ * offered. Nothing changes when the ask is already closed or offers no allow option.
+ */
+export function applyGrantChoice(gate: LocalGate, ask: PendingAsk, choice: GrantChoice): ApplyGrantResult {
+  if (!ask.isOpen) {
+    return { sent: false, reason: 'closed' };
+  }
+  const option = grantAnswerOption(ask.request.options);
+  if (!option) {
+    return { sent: false, reason: 'no_allow_option' };
+  }
+  const added = choice.grant ? gate.addGrant(choice.grant) : false;
+  if (ask.answer(option.optionId) !== 'sent') {
+    if (added && choice.grant) {
+      gate.revokeGrant(choice.grant);
+    }
+    return { sent: false, reason: 'closed' };
+  }
+  return {
+    sent: true,
+    optionId: option.optionId,
+    ...(choice.pattern !== undefined ? { pattern: choice.pattern } : {}),
+  };
+}
