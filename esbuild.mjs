@@ -1,5 +1,7 @@
 // Bundles the extension (src/extension.ts -> dist/extension.js; src/local -> dist/local.js, loaded only when the first
-// local agent starts, see src/localui/loader.ts) and, with --tests, the extension-host test files
+// local agent starts, see src/localui/loader.ts; src/ui/policyEditor.ts -> dist/policyEditor.js, loaded on the first
+// policy edit, see src/ui/policyEditorCommands.ts; src/ui/detailsDocument.ts -> dist/details.js, loaded when request
+// details are first shown) and, with --tests, the extension-host test files
 // (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
 
@@ -39,12 +41,16 @@ const options = tests
   : {
       // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
       // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
-      // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison.
+      // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison, the agent-policy
+      // editor, loaded on its first command (src/ui/policyEditorCommands.ts), and the request details document's
+      // renderer, loaded when details are first shown (src/ui/details.ts).
       entryPoints: {
         extension: 'src/extension.ts',
         testApi: 'src/testApi.ts',
         local: 'src/local/index.ts',
         confusables: 'src/domain/confusables.ts',
+        policyEditor: 'src/ui/policyEditor.ts',
+        details: 'src/ui/detailsDocument.ts',
       },
       outdir: 'dist',
       bundle: true,

@@ -16,10 +16,11 @@ import { signIn, signOut } from './ui/authCommands';
 import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
-import { RequestDetailsView } from './ui/details';
+import { RequestDetailsView, detailsBundle } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
+import { policyEditorBundle } from './ui/policyEditorCommands';
 import type { TestApi } from './testApi';
 
 export type { TestApi };
@@ -125,7 +126,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createTestApi } = require('./testApi') as typeof import('./testApi');
-  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local });
+  const bundlesLoaded = {
+    policyEditor: policyEditorBundle.loaded,
+    details: detailsBundle.loaded,
+  };
+  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded });
 }
 
 /** Resolves once every local agent's process group has ended. */

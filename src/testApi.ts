@@ -32,6 +32,10 @@ export interface TestApi {
   readonly provenance: (itemId: string) => { full: string; toast: Promise<string | undefined> };
   /** The policy edit flow with the test's prompts in place of the QuickPicks and the modal. */
   readonly editPolicy: (req: EditRequest, prompts: PolicyPrompts) => Promise<EditResult>;
+  /** Whether dist/policyEditor.js was loaded (it must not be at activation, only on the first edit). */
+  readonly policyEditorLoaded: () => boolean;
+  /** Whether dist/details.js (the details document's renderer) was loaded (not at activation). */
+  readonly detailsLoaded: () => boolean;
   readonly history: () => HistoryEntry[];
   readonly recommendations: () => Recommendation[];
   readonly detailsText: (itemId: string) => string;
@@ -85,11 +89,19 @@ interface TestApiDeps {
   readonly flow: AnswerFlow;
   readonly policy: PolicyFeature;
   readonly local: LocalAgents;
+  /**
+   * Whether each lazily loaded bundle was loaded, asked of the extension bundle's own loaders (this file is a bundle
+   * of its own, so a loader imported here would be a second copy that never loads anything).
+   */
+  readonly bundlesLoaded: {
+    readonly policyEditor: () => boolean;
+    readonly details: () => boolean;
+  };
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
 export function createTestApi(d: TestApiDeps): TestApi {
-  const { context, config, keys, connection, inbox, tree, details, flow, policy, local } = d;
+  const { context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded } = d;
   return {
     local: localTestApi(local),
     serverUrl: () => config.serverUrl,
@@ -135,6 +147,8 @@ export function createTestApi(d: TestApiDeps): TestApi {
         : { full: '', toast: Promise.resolve(undefined) };
     },
     editPolicy: (req, prompts) => policy.editor.edit(req, prompts),
+    policyEditorLoaded: bundlesLoaded.policyEditor,
+    detailsLoaded: bundlesLoaded.details,
     history: () => policy.historyEntries(),
     recommendations: () => policy.recommendations(),
     restart: () => connection.restart(),

@@ -3,7 +3,9 @@
  * launch policy, combined the way the server combines them (src/policy `explainVerdict`). The client never decides
  * anything from this: it only explains. When the agent's policy cannot be read, it says so instead of guessing.
  */
-import { DEFAULT_KEY, explainVerdict, type Verdict } from '../policy';
+// The policy modules it uses, not the index: the index brings the local gate's tables into dist/extension.js.
+import { explainVerdict } from '../policy/merge';
+import { DEFAULT_KEY, type Verdict } from '../policy/verdicts';
 import { BoundedMap } from './boundedMap';
 import { Emitter, type Event } from './events';
 import type { ConversationInfo, RequestDetails } from './model';

@@ -11,7 +11,7 @@
  *   that states the risk before it goes on;
  * - nothing is suggested that the agent's policy already says.
  */
-import { TOOL_KINDS, type Verdict } from '../policy';
+import { TOOL_KINDS, type Verdict } from '../policy/verdicts';
 import type { HistoryEntry } from './history';
 
 /** Kinds whose loosening needs an explicit, expanded warning. */

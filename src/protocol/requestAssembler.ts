@@ -28,12 +28,11 @@ import {
 import {
   detailsFromPending,
   detailsFromRequestStarted,
-  looksLikeJsonObject,
-  mayCarryPermission,
   parseTime,
   permissionSightings,
   stageData,
   toConversationInfo,
+  triageOutput,
 } from './wireToDomain';
 
 const TERMINAL_CONVERSATION_STATUSES = new Set(['failed', 'terminated']);
@@ -124,9 +123,11 @@ export class RequestAssembler {
   handleSse(msg: SseMessage): AssembleResult {
     // Output events are only read when they can carry a permission request: ordinary tool output (the bulk of
     // the stream) is neither parsed nor validated nor remembered, which keeps the pipeline near the parser's speed.
-    if (msg.event === 'output' && !mayCarryPermission(msg.data)) {
+    // One pre-check call per frame: this runs on every event of the stream.
+    const triage = msg.event === 'output' ? triageOutput(msg.data) : 'read';
+    if (triage !== 'read') {
       // Still say so when a frame is plainly not a JSON object (cut off, garbage): skipped and logged, never silent.
-      if (!looksLikeJsonObject(msg.data)) {
+      if (triage === 'malformed') {
         this.logger.warn(`Skipped a malformed output event (id ${msg.id ?? 'none'}): not a JSON object`);
       }
       return { events: [] };

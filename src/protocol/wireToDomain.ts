@@ -258,8 +258,13 @@ export function stageData<T>(s: WireStagePayload, schema: z.ZodMiniType<T>, logg
   return r.data;
 }
 
-/** Cheap structural check (no parse): a payload must start with `{` and end with `}`. */
+/** Cheap structural check (no parse): a payload must start with `{` and end with `}` (surrounding space allowed). */
 export function looksLikeJsonObject(data: string): boolean {
+  const n = data.length;
+  // The usual frame has no surrounding space: two char reads, no trimmed copy.
+  if (n > 1 && data.charCodeAt(0) === 0x7b && data.charCodeAt(n - 1) === 0x7d) {
+    return true;
+  }
   const t = data.trim();
   return t.startsWith('{') && t.endsWith('}');
 }
@@ -268,4 +273,15 @@ export function looksLikeJsonObject(data: string): boolean {
 export function mayCarryPermission(data: string): boolean {
   // Both `permission_request` (block kind) and `session/request_permission` (raw line) contain this word.
   return data.includes('permission');
+}
+
+/**
+ * Both pre-checks of an output event's raw text in one call (it runs on every frame of the stream): `read` when it
+ * may carry a permission request, `skip` for ordinary output, `malformed` when it is plainly not a JSON object.
+ */
+export function triageOutput(data: string): 'read' | 'skip' | 'malformed' {
+  if (mayCarryPermission(data)) {
+    return 'read';
+  }
+  return looksLikeJsonObject(data) ? 'skip' : 'malformed';
 }

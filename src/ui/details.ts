@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
-import { Time } from './time';
-import { AGENT_EXITED } from '../domain/model';
 import { Disposable } from '../util/lifecycle';
-import { inertBlock, inertFull, inertLine } from './display';
+import { inertLine } from './display';
+import { lazyBundle } from './lazyBundle';
 import type { ProvenanceText } from './pendingTree';
-import { DetailStrings, PolicyStrings } from './strings';
+import { DetailStrings } from './strings';
+
+export const detailsBundle = lazyBundle<typeof import('./detailsDocument')>('details.js');
 
 export const DETAILS_SCHEME = 'fountain-request';
 export const DIFF_SCHEME = 'fountain-diff';
@@ -100,114 +101,9 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     return item ? this.render(item) : DetailStrings.gone;
   }
 
+  /** The document's text (built by dist/details.js, loaded on the first details shown). */
   render(item: InboxItem): string {
-    const r = item.request;
-    const c = item.conversation;
-    const out: string[] = [];
-    const field = (name: string, value: string) => out.push(`${(name + ':').padEnd(15)} ${value}`);
-    const section = (title: string) => out.push('', title, '-'.repeat(title.length));
-    out.push(DetailStrings.heading, '='.repeat(DetailStrings.heading.length));
-    field(DetailStrings.status, this.status(item));
-    field(DetailStrings.conversation, `${inertFull(c.title || '—')} (${c.id})`);
-    field(DetailStrings.server, c.server);
-    field(
-      DetailStrings.agent,
-      c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—',
-    );
-    field(DetailStrings.runtime, c.runtime ? inertFull(c.runtime) : '—');
-    field(DetailStrings.kind, r.kind ? inertFull(r.kind) : '—');
-    if (this._provenance) {
-      field(PolicyStrings.whyAsked, this._provenance.describe(item));
-    }
-    field(DetailStrings.askedAt, Time.dateTime(item.askedAt));
-    if (item.deadline !== undefined) {
-      field(
-        DetailStrings.deadline,
-        `${Time.dateTime(item.deadline)} (${item.detached ? DetailStrings.detached : DetailStrings.inTurn})`,
-      );
-    }
-    if (r.metaTimeoutSec !== undefined) {
-      field(DetailStrings.agentTimeout, `${r.metaTimeoutSec} s`);
-    }
-    field(DetailStrings.requestId, inertFull(r.key.requestId));
-    section(DetailStrings.tool);
-    out.push(inertBlock(item.label));
-    if (r.title && r.title !== item.label) {
-      out.push('', DetailStrings.titleLine(''), inertBlock(r.title));
-    }
-    if (r.summary) {
-      section(DetailStrings.summary);
-      out.push(inertBlock(r.summary));
-    }
-    const cwd = cwdOf(r.rawInput);
-    if (cwd || r.locations.length) {
-      section(DetailStrings.paths);
-      if (cwd) {
-        out.push(DetailStrings.cwd(inertFull(cwd)));
-      }
-      for (const l of r.locations) {
-        out.push(`- ${inertFull(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
-      }
-      out.push(DetailStrings.sandboxPaths);
-    }
-    section(DetailStrings.options);
-    r.options.forEach((o, i) =>
-      out.push(
-        `${i + 1}. ${inertFull(o.name)}  —  ${DetailStrings.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`,
-      ),
-    );
-    if (r.rawInput !== undefined) {
-      section(DetailStrings.rawInput);
-      out.push(inertBlock(JSON.stringify(r.rawInput, null, 2) ?? 'null'));
-    }
-    if (r.textContent.length) {
-      section(DetailStrings.content);
-      out.push(...r.textContent.map((t) => inertBlock(t)));
-    }
-    if (this._provenance) {
-      out.push('', PolicyStrings.changePolicyHint);
-    }
-    if (r.diffs.length) {
-      section(DetailStrings.diffs);
-      for (const d of r.diffs) {
-        out.push(`- ${inertFull(d.path)} (${d.oldText === null ? DetailStrings.newFile : DetailStrings.modified})`);
-      }
-      out.push(DetailStrings.openDiffHint);
-    }
-    return out.join('\n') + '\n';
-  }
-
-  private status(item: InboxItem): string {
-    const s = item.state;
-    const at = (ms: number) => Time.dateTime(ms);
-    switch (s.kind) {
-      case 'open':
-        return item.deadline !== undefined
-          ? DetailStrings.waitingLeft(Time.left(item.deadline - this.now()))
-          : DetailStrings.waiting;
-      case 'answering':
-        return DetailStrings.answering(inertFull(s.optionId));
-      case 'leftOpen':
-        return DetailStrings.leftOpen(s.reason, s.message ? inertFull(s.message) : '');
-      case 'answeredByYou':
-        return DetailStrings.answeredByYou(inertFull(s.optionId), at(s.at));
-      case 'resolvedElsewhere':
-        return DetailStrings.answeredElsewhere(
-          s.optionId ? inertFull(s.optionId) : '?',
-          s.outcome ?? 'answered',
-          at(s.at),
-        );
-      case 'expired':
-        return DetailStrings.expired(at(s.at));
-      case 'turnEnded':
-        return DetailStrings.turnEnded(at(s.at));
-      case 'conversationEnded':
-        return s.reason === AGENT_EXITED
-          ? DetailStrings.agentExited(at(s.at))
-          : DetailStrings.conversationEnded(inertFull(s.reason), at(s.at));
-      case 'noLongerWaiting':
-        return s.cause === 'withdrawn' ? DetailStrings.withdrawn(at(s.at)) : DetailStrings.noLongerWaiting(at(s.at));
-    }
+    return detailsBundle.load().renderDetails(item, this._provenance, this.now());
   }
 }
 
@@ -234,12 +130,4 @@ export function itemIdOf(uri: vscode.Uri): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function cwdOf(rawInput: unknown): string | undefined {
-  if (rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput)) {
-    const cwd = (rawInput as Record<string, unknown>).cwd;
-    return typeof cwd === 'string' ? cwd : undefined;
-  }
-  return undefined;
 }

@@ -3,7 +3,7 @@ import { Emitter } from '../domain/events';
 import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../domain/history';
 import type { AnswerResult } from '../domain/model';
 import { recommend, type Recommendation } from '../domain/recommendations';
-import { verdictOf } from '../policy';
+import { verdictOf } from '../policy/verdicts';
 import { Disposable } from '../util/lifecycle';
 import type { AnsweredEvent } from './answerFlow';
 import { inertBlock, inertLabel, inertLine } from './display';

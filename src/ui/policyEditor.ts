@@ -1,4 +1,7 @@
-import * as vscode from 'vscode';
+/**
+ * The agent-policy editor, built as its own bundle (dist/policyEditor.js, esbuild.mjs) and loaded on its first use by
+ * policyEditorCommands.ts, which registers its commands and serves its diff documents.
+ */
 import type { HistoryLog } from '../domain/history';
 import type { Inbox } from '../domain/inbox';
 import type { AgentRecord } from '../domain/provenance';
@@ -14,23 +17,13 @@ import {
   verdictOf,
   type Verdict,
 } from '../policy';
-import { FountainHttpError } from '../protocol/apiClient';
-import { Disposable } from '../util/lifecycle';
+import type { FountainHttpError } from '../protocol/apiClient';
 import { inertLine } from './display';
-import { recommendationEvidence, recommendationLabel, type HistoryTree } from './historyView';
-import type { PendingTree } from './pendingTree';
-import {
-  POLICY_SCHEME,
-  vscodePolicyPrompts,
-  type EditView,
-  type KeyAction,
-  type KeyRow,
-  type PolicyPrompts,
-} from './policyPrompts';
+import { PolicyEditorStrings } from './policyEditorStrings';
+import type { EditView, KeyAction, KeyRow, PolicyPrompts } from './policyPrompts';
 import type { ProvenanceService } from './provenanceService';
-import { HistoryStrings, PolicyStrings } from './strings';
 
-export { POLICY_SCHEME, type EditView, type KeyAction, type KeyRow, type PolicyPrompts } from './policyPrompts';
+export { vscodePolicyPrompts, type EditView, type KeyAction, type KeyRow, type PolicyPrompts } from './policyPrompts';
 
 export type EditResult =
   | { readonly kind: 'patched'; readonly policy: Record<string, unknown> }
@@ -55,24 +48,16 @@ export interface EditRequest {
  * server's 422 messages are shown verbatim. The extension never grants anything itself: the server's policy is the
  * only authority.
  */
-export class PolicyEditor extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly docs = new Map<string, string>();
-  private seq = 0;
-
+export class PolicyEditor {
   constructor(
     private readonly api: AgentApi,
     private readonly provenance: ProvenanceService,
     private readonly inbox: Inbox,
     private readonly history: HistoryLog,
     private readonly log: Logger,
-  ) {
-    super();
-    this._register(vscode.workspace.registerTextDocumentContentProvider(POLICY_SCHEME, this));
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.query) ?? '';
-  }
+    /** The class AgentApi's HTTP failures are made with (the main bundle's, not a copy in this one). */
+    private readonly httpError: typeof FountainHttpError,
+  ) {}
 
   /** Agents known on `server`: from conversations in the inbox and from the approval history. */
   knownAgents(server: string): { id: string; name?: string }[] {
@@ -94,7 +79,7 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
   async edit(req: EditRequest, prompts: PolicyPrompts): Promise<EditResult> {
     const server = req.server ?? this.api.currentServer();
     if (!server) {
-      prompts.showError(PolicyStrings.notConfigured);
+      prompts.showError(PolicyEditorStrings.notConfigured);
       return { kind: 'failed', message: 'not configured' };
     }
     const agentId = req.agentId ?? (await prompts.pickAgent(this.knownAgents(server)));
@@ -106,15 +91,15 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
       agent = await this.api.getAgent(server, agentId);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      prompts.showError(PolicyStrings.readFailed(inertLine(reason)));
+      prompts.showError(PolicyEditorStrings.readFailed(inertLine(reason)));
       return { kind: 'failed', message: reason };
     }
     const agentLabel = inertLine(agent.name ? `${agent.name} (${agent.id})` : agent.id);
     const before: Record<string, unknown> = { ...agent.policy };
     const draft: Record<string, unknown> = { ...agent.policy };
     const title = req.kind
-      ? PolicyStrings.changeTitle(inertLine(req.kind), agentLabel)
-      : PolicyStrings.editTitle(agentLabel);
+      ? PolicyEditorStrings.changeTitle(inertLine(req.kind), agentLabel)
+      : PolicyEditorStrings.editTitle(agentLabel);
 
     if (req.preset) {
       for (const [k, v] of Object.entries(req.preset)) {
@@ -179,13 +164,13 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
   ): Promise<EditResult> {
     const changes = describeChanges(before, draft);
     if (changes.length === 0) {
-      prompts.showInfo(PolicyStrings.noChanges);
+      prompts.showInfo(PolicyEditorStrings.noChanges);
       return { kind: 'cancelled', stage: 'noChanges' };
     }
     const valid = validatePolicy(draft, agent.runtime ? { runtime: agent.runtime } : undefined);
     if (!valid.ok) {
       this.log.info(`refused locally to PATCH agent ${JSON.stringify(agent.id)}: ${valid.errors.join('; ')}`);
-      prompts.showError(PolicyStrings.refusedLocally(valid.errors.map((m) => inertLine(m)).join('; ')));
+      prompts.showError(PolicyEditorStrings.refusedLocally(valid.errors.map((m) => inertLine(m)).join('; ')));
       return { kind: 'refusedLocally', errors: valid.errors };
     }
     await prompts.preview(agentLabel, before, valid.policy);
@@ -195,16 +180,16 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
     try {
       const saved = await this.api.patchPolicy(server, agent.id, valid.policy);
       this.provenance.cache.set(server, saved);
-      prompts.showInfo(PolicyStrings.applied(agentLabel));
+      prompts.showInfo(PolicyEditorStrings.applied(agentLabel));
       return { kind: 'patched', policy: saved.policy };
     } catch (err) {
-      const serverErrors = changesetMessages(err);
+      const serverErrors = err instanceof this.httpError ? changesetMessages(err) : undefined;
       if (serverErrors) {
-        prompts.showError(PolicyStrings.refusedByServer(serverErrors.map((m) => inertLine(m)).join('; ')));
+        prompts.showError(PolicyEditorStrings.refusedByServer(serverErrors.map((m) => inertLine(m)).join('; ')));
         return { kind: 'refusedByServer', errors: serverErrors };
       }
       const message = err instanceof Error ? err.message : String(err);
-      prompts.showError(PolicyStrings.patchFailed(inertLine(message)));
+      prompts.showError(PolicyEditorStrings.patchFailed(inertLine(message)));
       return { kind: 'failed', message };
     }
   }
@@ -243,67 +228,6 @@ export class PolicyEditor extends Disposable implements vscode.TextDocumentConte
       changes: describeChanges(before, draft).length,
     };
   }
-
-  /** The real prompts: QuickPicks, an input box, a diff editor (documents served by this editor) and a modal. */
-  vscodePrompts(): PolicyPrompts {
-    return vscodePolicyPrompts((before, after) => {
-      const n = ++this.seq;
-      this.docs.set(`before-${n}`, JSON.stringify(before, null, 2) + '\n');
-      this.docs.set(`after-${n}`, JSON.stringify(after, null, 2) + '\n');
-      return { left: `before-${n}`, right: `after-${n}` };
-    });
-  }
-
-  /** Registers the editor's commands. */
-  register(deps: { tree: PendingTree; historyTree: HistoryTree }): vscode.Disposable[] {
-    const r = vscode.commands.registerCommand;
-    return [
-      r('fountain.policy.edit', () => this.edit({}, this.vscodePrompts())),
-      r('fountain.request.changePolicy', async (arg?: unknown) => {
-        const sel = arg === undefined ? deps.tree.view.selection[0] : arg;
-        if (!deps.tree.isIssued(sel)) {
-          return undefined;
-        }
-        const item = deps.tree.itemOf(sel);
-        if (!item?.conversation.agentId) {
-          void vscode.window.showInformationMessage(PolicyStrings.noAgent);
-          return undefined;
-        }
-        const kind = item.request.kind && TOOL_KINDS.includes(item.request.kind) ? item.request.kind : undefined;
-        return this.edit(
-          { server: item.key.server, agentId: item.conversation.agentId, ...(kind ? { kind } : {}) },
-          this.vscodePrompts(),
-        );
-      }),
-      r('fountain.policy.applyRecommendation', async (arg?: unknown) => {
-        if (!deps.historyTree.isIssued(arg) || (arg.kind !== 'recommendation' && arg.kind !== 'proceed')) {
-          return undefined;
-        }
-        return this.applyRecommendation(arg.rec, this.vscodePrompts());
-      }),
-      r('fountain.policy.recommendations', async () => {
-        const recs = deps.historyTree.recommendations();
-        if (!recs.length) {
-          void vscode.window.showInformationMessage(HistoryStrings.noRecommendations);
-          return undefined;
-        }
-        type P = vscode.QuickPickItem & { rec: Recommendation };
-        const pick = await vscode.window.showQuickPick<P>(
-          recs.map((rec) => ({
-            label: `${rec.risky ? '$(warning) ' : '$(lightbulb) '}${recommendationLabel(rec)}`,
-            detail: recommendationEvidence(rec),
-            rec,
-          })),
-          {
-            title: HistoryStrings.recommendationsTitle,
-            placeHolder: HistoryStrings.recommendationsPlaceholder,
-            ignoreFocusOut: true,
-          },
-        );
-        return pick ? this.applyRecommendation(pick.rec, this.vscodePrompts()) : undefined;
-      }),
-    ];
-  }
 }
 
 /** "execute: ask → auto_allow", "Bash: removed", "ask_timeout: 3600" — one line per changed key, keys inert. */
@@ -325,8 +249,8 @@ function setKey(policy: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /** The server's changeset messages from a 422, verbatim; undefined for any other failure. */
-function changesetMessages(err: unknown): string[] | undefined {
-  if (!(err instanceof FountainHttpError) || err.status !== 422) {
+function changesetMessages(err: FountainHttpError): string[] | undefined {
+  if (err.status !== 422) {
     return undefined;
   }
   const errors = err.body?.errors;

@@ -12,7 +12,7 @@ import type { AnswerFlow } from './answerFlow';
 import type { RequestDetailsView } from './details';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
-import { PolicyEditor } from './policyEditor';
+import { PolicyEditorCommands } from './policyEditorCommands';
 import { ProvenanceService } from './provenanceService';
 import { HistoryStrings } from './strings';
 
@@ -24,7 +24,7 @@ export class PolicyFeature implements vscode.Disposable {
   readonly provenance: ProvenanceService;
   readonly history: HistoryLog;
   readonly historyTree: HistoryTree;
-  readonly editor: PolicyEditor;
+  readonly editor: PolicyEditorCommands;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(deps: {
@@ -46,7 +46,7 @@ export class PolicyFeature implements vscode.Disposable {
     });
     void this.history.load();
     this.historyTree = new HistoryTree(this.history, this.provenance);
-    this.editor = new PolicyEditor(api, this.provenance, inbox, this.history, log);
+    this.editor = new PolicyEditorCommands({ api, provenance: this.provenance, inbox, history: this.history, log });
     deps.tree.showProvenance(this.provenance);
     deps.details.showProvenance(this.provenance);
     this.disposables.push(

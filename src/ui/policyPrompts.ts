@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import { DEFAULT_KEY, VERDICTS, type Verdict } from '../policy';
 import { inertLine, pickText } from './display';
+import { PolicyEditorStrings } from './policyEditorStrings';
 import { PolicyStrings } from './strings';
-export const POLICY_SCHEME = 'fountain-policy';
 
 /** A change the user picked in the key list. */
 export type KeyAction =
@@ -44,10 +44,10 @@ export interface PolicyPrompts {
 
 /**
  * The policy editor's real prompts: QuickPicks, an input box, a diff editor and a modal. `putDocs` stores the two
- * policies as documents of the editor's content provider and returns their queries.
+ * policies as documents of the `fountain-policy:` content provider and returns their URIs.
  */
 export function vscodePolicyPrompts(
-  putDocs: (before: Record<string, unknown>, after: Record<string, unknown>) => { left: string; right: string },
+  putDocs: (before: Record<string, unknown>, after: Record<string, unknown>) => { left: vscode.Uri; right: vscode.Uri },
 ): PolicyPrompts {
   return {
     pickAgent: async (choices) => {
@@ -57,10 +57,10 @@ export function vscodePolicyPrompts(
         description: c.name ? pickText(c.id) : undefined,
         id: c.id,
       }));
-      items.push({ label: PolicyStrings.enterAgentId, alwaysShow: true });
+      items.push({ label: PolicyEditorStrings.enterAgentId, alwaysShow: true });
       const pick = await vscode.window.showQuickPick(items, {
-        title: PolicyStrings.pickAgentTitle,
-        placeHolder: PolicyStrings.pickAgentPlaceholder,
+        title: PolicyEditorStrings.pickAgentTitle,
+        placeHolder: PolicyEditorStrings.pickAgentPlaceholder,
         ignoreFocusOut: true,
       });
       if (!pick) {
@@ -69,7 +69,10 @@ export function vscodePolicyPrompts(
       if (pick.id) {
         return pick.id;
       }
-      const typed = await vscode.window.showInputBox({ prompt: PolicyStrings.agentIdPrompt, ignoreFocusOut: true });
+      const typed = await vscode.window.showInputBox({
+        prompt: PolicyEditorStrings.agentIdPrompt,
+        ignoreFocusOut: true,
+      });
       return typed?.trim() || undefined;
     },
     pickKey: async (view) => {
@@ -77,8 +80,8 @@ export function vscodePolicyPrompts(
       const items: P[] = [];
       if (view.changes > 0) {
         items.push({
-          label: PolicyStrings.review,
-          detail: PolicyStrings.reviewDetail(view.changes),
+          label: PolicyEditorStrings.review,
+          detail: PolicyEditorStrings.reviewDetail(view.changes),
           action: { type: 'review' },
         });
       }
@@ -86,34 +89,37 @@ export function vscodePolicyPrompts(
         label: r.group === 'title' ? pickText(r.key) : r.key,
         description:
           r.before !== undefined
-            ? PolicyStrings.changed(r.before, r.explicit ? r.verdict : PolicyStrings.inheritedDefault(r.verdict))
+            ? PolicyEditorStrings.changed(
+                r.before,
+                r.explicit ? r.verdict : PolicyEditorStrings.inheritedDefault(r.verdict),
+              )
             : r.explicit
-              ? PolicyStrings.explicit(r.verdict)
+              ? PolicyEditorStrings.explicit(r.verdict)
               : r.group === 'default'
-                ? PolicyStrings.inheritedBuiltin(r.verdict)
-                : PolicyStrings.inheritedDefault(r.verdict),
+                ? PolicyEditorStrings.inheritedBuiltin(r.verdict)
+                : PolicyEditorStrings.inheritedDefault(r.verdict),
         action: { type: 'key', key: r.key },
       });
-      items.push({ label: PolicyStrings.kindsSeparator, kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: PolicyEditorStrings.kindsSeparator, kind: vscode.QuickPickItemKind.Separator });
       items.push(...view.rows.filter((r) => r.group !== 'title').map(rowItem));
       const titles = view.rows.filter((r) => r.group === 'title');
       if (titles.length) {
-        items.push({ label: PolicyStrings.titlesSeparator, kind: vscode.QuickPickItemKind.Separator });
+        items.push({ label: PolicyEditorStrings.titlesSeparator, kind: vscode.QuickPickItemKind.Separator });
         items.push(...titles.map(rowItem));
       }
-      items.push({ label: PolicyStrings.otherSeparator, kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: PolicyEditorStrings.otherSeparator, kind: vscode.QuickPickItemKind.Separator });
       items.push({
-        label: PolicyStrings.askTimeout,
+        label: PolicyEditorStrings.askTimeout,
         description:
           view.askTimeout === undefined
-            ? PolicyStrings.askTimeoutNone
+            ? PolicyEditorStrings.askTimeoutNone
             : pickText(JSON.stringify(view.askTimeout) ?? ''),
-        detail: PolicyStrings.askTimeoutDetail,
+        detail: PolicyEditorStrings.askTimeoutDetail,
         action: { type: 'timeout' },
       });
       const pick = await vscode.window.showQuickPick(items, {
         title: view.title,
-        placeHolder: PolicyStrings.editPlaceholder,
+        placeHolder: PolicyEditorStrings.editPlaceholder,
         ignoreFocusOut: true,
         matchOnDescription: true,
       });
@@ -122,9 +128,9 @@ export function vscodePolicyPrompts(
     pickVerdict: async (key, current, explicit) => {
       type P = vscode.QuickPickItem & { value: Verdict | 'remove' };
       const detail: Record<Verdict, string> = {
-        auto_allow: PolicyStrings.verdictAllow,
-        ask: PolicyStrings.verdictAsk,
-        auto_deny: PolicyStrings.verdictDeny,
+        auto_allow: PolicyEditorStrings.verdictAllow,
+        ask: PolicyEditorStrings.verdictAsk,
+        auto_deny: PolicyEditorStrings.verdictDeny,
       };
       const items: P[] = VERDICTS.map((v) => ({
         label: v,
@@ -133,10 +139,10 @@ export function vscodePolicyPrompts(
         value: v,
       }));
       if (explicit && key !== DEFAULT_KEY) {
-        items.push({ label: PolicyStrings.remove, detail: PolicyStrings.removeDetail, value: 'remove' });
+        items.push({ label: PolicyEditorStrings.remove, detail: PolicyEditorStrings.removeDetail, value: 'remove' });
       }
       const pick = await vscode.window.showQuickPick(items, {
-        title: PolicyStrings.verdictTitle(inertLine(key)),
+        title: PolicyEditorStrings.verdictTitle(inertLine(key)),
         ignoreFocusOut: true,
       });
       return pick?.value;
@@ -144,13 +150,13 @@ export function vscodePolicyPrompts(
     inputTimeout: (current) =>
       Promise.resolve(
         vscode.window.showInputBox({
-          prompt: PolicyStrings.askTimeoutPrompt,
+          prompt: PolicyEditorStrings.askTimeoutPrompt,
           value: typeof current === 'number' || typeof current === 'string' ? String(current) : '',
           ignoreFocusOut: true,
         }),
       ),
     confirmRisk: async (kind) => {
-      const accept = PolicyStrings.riskAccept;
+      const accept = PolicyEditorStrings.riskAccept;
       const pick = await vscode.window.showWarningMessage(
         PolicyStrings.riskTitle(inertLine(kind)),
         { modal: true, detail: PolicyStrings.riskDetail(kind) },
@@ -160,20 +166,16 @@ export function vscodePolicyPrompts(
     },
     preview: async (agentLabel, before, after) => {
       const { left, right } = putDocs(before, after);
-      const uri = (q: string, name: string) => vscode.Uri.from({ scheme: POLICY_SCHEME, path: `/${name}`, query: q });
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        uri(left, 'current-policy.json'),
-        uri(right, 'proposed-policy.json'),
-        PolicyStrings.previewTitle(agentLabel),
-        { preview: true, preserveFocus: true },
-      );
+      await vscode.commands.executeCommand('vscode.diff', left, right, PolicyEditorStrings.previewTitle(agentLabel), {
+        preview: true,
+        preserveFocus: true,
+      });
     },
     confirm: async (agentLabel, changes) => {
-      const apply = PolicyStrings.apply;
+      const apply = PolicyEditorStrings.apply;
       const pick = await vscode.window.showWarningMessage(
-        PolicyStrings.confirm(agentLabel),
-        { modal: true, detail: PolicyStrings.confirmDetail(changes.join('\n')) },
+        PolicyEditorStrings.confirm(agentLabel),
+        { modal: true, detail: PolicyEditorStrings.confirmDetail(changes.join('\n')) },
         apply,
       );
       return pick === apply;

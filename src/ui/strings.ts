@@ -130,50 +130,8 @@ export const TreeStrings = {
 };
 
 export const DetailStrings = {
-  heading: vscode.l10n.t('Fountain approval request'),
   gone: vscode.l10n.t('This request is no longer known to Fountain Approvals.'),
-  status: vscode.l10n.t('Status'),
-  conversation: vscode.l10n.t('Conversation'),
-  server: vscode.l10n.t('Server'),
-  agent: vscode.l10n.t('Agent'),
-  runtime: vscode.l10n.t('Runtime'),
-  kind: vscode.l10n.t('Kind'),
-  askedAt: vscode.l10n.t('Asked at'),
-  deadline: vscode.l10n.t('Deadline'),
-  detached: vscode.l10n.t('detached request: the agent ended its turn and waits'),
-  inTurn: vscode.l10n.t('in-turn request: the server gives up after 5 minutes'),
-  agentTimeout: vscode.l10n.t('Agent timeout'),
-  requestId: vscode.l10n.t('Request id'),
-  tool: vscode.l10n.t('What it wants to do (full text)'),
-  titleLine: (t: string) => vscode.l10n.t('Title: {0}', t),
-  summary: vscode.l10n.t('Summary'),
-  paths: vscode.l10n.t('Paths'),
-  cwd: (p: string) => vscode.l10n.t('Working directory: {0}', p),
-  sandboxPaths: vscode.l10n.t('(paths inside the agent sandbox; shown for reading, not opened here)'),
-  options: vscode.l10n.t("Options, in the agent's order"),
-  optionKind: (k: string) => vscode.l10n.t('kind {0}', k),
-  rawInput: vscode.l10n.t('Raw input'),
-  content: vscode.l10n.t('Content'),
-  diffs: vscode.l10n.t('Proposed changes'),
-  newFile: vscode.l10n.t('new file'),
-  modified: vscode.l10n.t('modified'),
-  openDiffHint: vscode.l10n.t('Use "Open Diff" in the editor title bar to compare old and new text.'),
   diffTitle: (p: string) => vscode.l10n.t('{0} (current ↔ proposed)', p),
-  waiting: vscode.l10n.t('waiting for you'),
-  waitingLeft: (c: string) => vscode.l10n.t('waiting for you ({0} left)', c),
-  answering: (o: string) => vscode.l10n.t('sending your answer: {0}', o),
-  leftOpen: (reason: string, msg: string) =>
-    vscode.l10n.t('still waiting: the server kept it open ({0}) {1}', reason, msg),
-  answeredByYou: (o: string, at: string) => vscode.l10n.t('answered by you: {0} at {1}', o, at),
-  answeredElsewhere: (o: string, outcome: string, at: string) =>
-    vscode.l10n.t('answered elsewhere: {0} ({1}) at {2}', o, outcome, at),
-  expired: (at: string) => vscode.l10n.t('expired at {0}', at),
-  turnEnded: (at: string) => vscode.l10n.t('no longer waiting: the turn ended at {0}', at),
-  conversationEnded: (reason: string, at: string) =>
-    vscode.l10n.t('no longer waiting: conversation ended ({0}) at {1}', reason, at),
-  noLongerWaiting: (at: string) => vscode.l10n.t('no longer waiting (seen at {0})', at),
-  agentExited: (at: string) => vscode.l10n.t('no longer waiting: the agent exited at {0}; nothing was sent', at),
-  withdrawn: (at: string) => vscode.l10n.t('no longer waiting: the agent withdrew it at {0}', at),
 };
 
 export const ToastStrings = {
@@ -263,55 +221,8 @@ export const PolicyStrings = {
   unreadable: (reason: string) => vscode.l10n.t('policy could not be read ({0})', reason),
   pendingConversation: vscode.l10n.t('reading the conversation…'),
   pendingAgent: vscode.l10n.t('reading the agent policy…'),
-  whyAsked: vscode.l10n.t('Why asked'),
   tooltipWhy: (text: string) => vscode.l10n.t('Why asked: {0}', text),
-  changePolicyHint: vscode.l10n.t('Use "Change Policy for This Kind…" on the request to change the agent policy.'),
-  notConfigured: vscode.l10n.t('No Fountain server is configured, or you are not signed in.'),
   noAgent: vscode.l10n.t('This request has no known agent yet; try again in a moment.'),
-  pickAgentTitle: vscode.l10n.t('Edit Agent Permission Policy: pick an agent'),
-  pickAgentPlaceholder: vscode.l10n.t('Agents from conversations and history on this server'),
-  enterAgentId: vscode.l10n.t('Enter an agent id…'),
-  agentIdPrompt: vscode.l10n.t('Agent id'),
-  readFailed: (reason: string) =>
-    vscode.l10n.t('The agent policy could not be read ({0}). Nothing was changed.', reason),
-  editTitle: (agent: string) => vscode.l10n.t('Permission policy of {0}', agent),
-  changeTitle: (kind: string, agent: string) => vscode.l10n.t('Change policy for {0} on {1}…', kind, agent),
-  editPlaceholder: vscode.l10n.t('Pick a key to change, then "Review and Apply…" (Escape changes nothing)'),
-  review: vscode.l10n.t('$(check) Review and Apply…'),
-  reviewDetail: (n: number) => vscode.l10n.t('{0} change(s): preview the policy before and after, then confirm', n),
-  kindsSeparator: vscode.l10n.t('ACP kinds'),
-  titlesSeparator: vscode.l10n.t('Title keys (match one exact tool title)'),
-  otherSeparator: vscode.l10n.t('Other'),
-  explicit: (verdict: string) => vscode.l10n.t('{0} (set)', verdict),
-  inheritedDefault: (verdict: string) => vscode.l10n.t('{0} (from default)', verdict),
-  inheritedBuiltin: (verdict: string) => vscode.l10n.t('{0} (built-in)', verdict),
-  changed: (before: string, after: string) => vscode.l10n.t('{0} → {1}', before, after),
-  askTimeout: vscode.l10n.t('ask_timeout'),
-  askTimeoutDetail: vscode.l10n.t('How long a detached request waits for an answer, in seconds'),
-  askTimeoutNone: vscode.l10n.t('not set'),
-  askTimeoutPrompt: vscode.l10n.t(
-    'ask_timeout in seconds (1 to 31536000); empty removes it. Only detached requests use it.',
-  ),
-  verdictTitle: (key: string) => vscode.l10n.t('Verdict for {0}', key),
-  remove: vscode.l10n.t('Remove this key'),
-  removeDetail: vscode.l10n.t('Falls back to "default", else auto_allow'),
-  verdictAllow: vscode.l10n.t('Run without asking'),
-  verdictAsk: vscode.l10n.t('Ask a human (this extension shows it)'),
-  verdictDeny: vscode.l10n.t("Refuse without asking (the agent's reject option)"),
-  noChanges: vscode.l10n.t('No changes to apply.'),
-  refusedLocally: (messages: string) =>
-    vscode.l10n.t('The server would refuse this policy: {0}. Nothing was sent.', messages),
-  refusedByServer: (messages: string) => vscode.l10n.t('The server refused the policy: {0}', messages),
-  patchFailed: (reason: string) => vscode.l10n.t('The policy could not be saved ({0}).', reason),
-  previewTitle: (agent: string) => vscode.l10n.t('Policy of {0}: current ↔ proposed', agent),
-  confirm: (agent: string) => vscode.l10n.t('Apply this permission policy to {0} on the server?', agent),
-  confirmDetail: (changes: string) =>
-    vscode.l10n.t(
-      '{0}\n\nIt applies to every conversation of this agent, including running ones, for everyone using it.',
-      changes,
-    ),
-  apply: vscode.l10n.t('Apply to Agent'),
-  applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
   riskTitle: (kind: string) => vscode.l10n.t('Allow every "{0}" request without asking?', kind),
   riskDetail: (kind: string) =>
     kind === 'delete'
@@ -321,7 +232,6 @@ export const PolicyStrings = {
       : vscode.l10n.t(
           'The agent could run any command without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
         ),
-  riskAccept: vscode.l10n.t('I Understand the Risk'),
 };
 
 /** The approval history and recommendations (issue 6). */

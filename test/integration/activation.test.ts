@@ -11,6 +11,12 @@ describe('activation in the real extension host', () => {
     assert.equal(typeof api.serverUrl, 'function');
   });
 
+  it('does not load the parts built as their own bundles: dist/policyEditor.js, dist/details.js', async () => {
+    const api = await getApi();
+    assert.equal(api.policyEditorLoaded(), false, 'the agent-policy editor was loaded');
+    assert.equal(api.detailsLoaded(), false, 'the details renderer was loaded');
+  });
+
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const id of ['fountain.signIn', 'fountain.signOut', 'fountain.showLogs']) {

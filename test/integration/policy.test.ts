@@ -104,6 +104,11 @@ describe('policy provenance, the agent-policy editor and the approval history', 
     });
   });
 
+  it('activation and provenance did not load the agent-policy editor bundle (dist/policyEditor.js)', async () => {
+    const api = await getApi();
+    assert.equal(api.policyEditorLoaded(), false);
+  });
+
   it('an edit the server would refuse is refused locally with the server message, and nothing is sent', async () => {
     const api = await getApi();
     for (const [agentId, steps] of [
@@ -128,6 +133,11 @@ describe('policy provenance, the agent-policy editor and the approval history', 
       const after = await agent(agentId);
       assert.deepEqual(after, before, 'the agent is unchanged: nothing was PATCHed');
     }
+  });
+
+  it('the first edit loaded dist/policyEditor.js', async () => {
+    const api = await getApi();
+    assert.equal(api.policyEditorLoaded(), true);
   });
 
   it('a valid edit PATCHes after the preview and confirmation, and the next request of that agent is not asked', async () => {

@@ -34,9 +34,13 @@ describe('the manifest and the packaged files', () => {
         // (the bundles exist once built: npm test builds before the unit tier); the confusables table is loaded on
         // the first option-name comparison
         ...(fs.existsSync(path.join(ROOT, 'dist/confusables.js')) ? ['dist/confusables.js'] : []),
+        // the request details document's renderer, loaded when details are first shown
+        ...(fs.existsSync(path.join(ROOT, 'dist/details.js')) ? ['dist/details.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
         // the local-agent bundle, loaded on the first Start Local Agent
         ...(fs.existsSync(path.join(ROOT, 'dist/local.js')) ? ['dist/local.js'] : []),
+        // the agent-policy editor, loaded on its first command
+        ...(fs.existsSync(path.join(ROOT, 'dist/policyEditor.js')) ? ['dist/policyEditor.js'] : []),
         'l10n/bundle.l10n.json',
         'media/fountain.svg',
         'media/icon.png',

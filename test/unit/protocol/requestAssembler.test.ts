@@ -206,6 +206,17 @@ describe('protocol/requestAssembler (wire → facts)', () => {
     assert.equal(r.key.requestId, '4.0011223344556677');
   });
 
+  it('ordinary output frames are skipped unparsed; one that is plainly not a JSON object is logged', () => {
+    const log = memoryLogger();
+    const t = new RequestAssembler(S, log);
+    const frames = ['{"kind":"output"}', ' \n{"kind":"output"}\t', '{}', '{', '"{}"', '{"kind":"output"', 'x}', ''];
+    frames.forEach((data, i) => assert.deepEqual(t.handleSse({ id: String(i + 1), event: 'output', data }).events, []));
+    assert.deepEqual(
+      log.lines.filter((l) => l.startsWith('warn ')).map((l) => /\(id (\d+)\)/.exec(l)?.[1]),
+      ['4', '5', '6', '7', '8'],
+    );
+  });
+
   it('mergeDetails: earlier fields win, a detached deadline replaces an in-turn one', () => {
     const key = { server: S, conversationId: 'c', requestId: 'r' };
     const a = mergeDetails(key, undefined, { name: 'A', deadline: 10, options: OPTS });

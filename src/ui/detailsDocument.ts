@@ -1,0 +1,112 @@
+/**
+ * The text of a request's details document: everything about one request, agent text inert. Built as its own bundle,
+ * dist/details.js (esbuild.mjs), and loaded by RequestDetailsView (details.ts) the first time details are shown.
+ */
+import type { InboxItem } from '../domain/inbox';
+import { AGENT_EXITED } from '../domain/model';
+import { DetailsDocumentStrings as S } from './detailsStrings';
+import { inertBlock, inertFull } from './display';
+import type { ProvenanceText } from './pendingTree';
+import { Time } from './time';
+
+export function renderDetails(item: InboxItem, provenance: ProvenanceText | undefined, now: number): string {
+  const r = item.request;
+  const c = item.conversation;
+  const out: string[] = [];
+  const field = (name: string, value: string) => out.push(`${(name + ':').padEnd(15)} ${value}`);
+  const section = (title: string) => out.push('', title, '-'.repeat(title.length));
+  out.push(S.heading, '='.repeat(S.heading.length));
+  field(S.status, status(item, now));
+  field(S.conversation, `${inertFull(c.title || '—')} (${c.id})`);
+  field(S.server, c.server);
+  field(S.agent, c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—');
+  field(S.runtime, c.runtime ? inertFull(c.runtime) : '—');
+  field(S.kind, r.kind ? inertFull(r.kind) : '—');
+  if (provenance) {
+    field(S.whyAsked, provenance.describe(item));
+  }
+  field(S.askedAt, Time.dateTime(item.askedAt));
+  if (item.deadline !== undefined) {
+    field(S.deadline, `${Time.dateTime(item.deadline)} (${item.detached ? S.detached : S.inTurn})`);
+  }
+  if (r.metaTimeoutSec !== undefined) {
+    field(S.agentTimeout, `${r.metaTimeoutSec} s`);
+  }
+  field(S.requestId, inertFull(r.key.requestId));
+  section(S.tool);
+  out.push(inertBlock(item.label));
+  if (r.title && r.title !== item.label) {
+    out.push('', S.titleLine(''), inertBlock(r.title));
+  }
+  if (r.summary) {
+    section(S.summary);
+    out.push(inertBlock(r.summary));
+  }
+  const cwd = cwdOf(r.rawInput);
+  if (cwd || r.locations.length) {
+    section(S.paths);
+    if (cwd) {
+      out.push(S.cwd(inertFull(cwd)));
+    }
+    for (const l of r.locations) {
+      out.push(`- ${inertFull(l.path)}${l.line !== undefined ? `:${l.line}` : ''}`);
+    }
+    out.push(S.sandboxPaths);
+  }
+  section(S.options);
+  r.options.forEach((o, i) =>
+    out.push(`${i + 1}. ${inertFull(o.name)}  —  ${S.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`),
+  );
+  if (r.rawInput !== undefined) {
+    section(S.rawInput);
+    out.push(inertBlock(JSON.stringify(r.rawInput, null, 2) ?? 'null'));
+  }
+  if (r.textContent.length) {
+    section(S.content);
+    out.push(...r.textContent.map((t) => inertBlock(t)));
+  }
+  if (provenance) {
+    out.push('', S.changePolicyHint);
+  }
+  if (r.diffs.length) {
+    section(S.diffs);
+    for (const d of r.diffs) {
+      out.push(`- ${inertFull(d.path)} (${d.oldText === null ? S.newFile : S.modified})`);
+    }
+    out.push(S.openDiffHint);
+  }
+  return out.join('\n') + '\n';
+}
+
+function status(item: InboxItem, now: number): string {
+  const s = item.state;
+  const at = (ms: number) => Time.dateTime(ms);
+  switch (s.kind) {
+    case 'open':
+      return item.deadline !== undefined ? S.waitingLeft(Time.left(item.deadline - now)) : S.waiting;
+    case 'answering':
+      return S.answering(inertFull(s.optionId));
+    case 'leftOpen':
+      return S.leftOpen(s.reason, s.message ? inertFull(s.message) : '');
+    case 'answeredByYou':
+      return S.answeredByYou(inertFull(s.optionId), at(s.at));
+    case 'resolvedElsewhere':
+      return S.answeredElsewhere(s.optionId ? inertFull(s.optionId) : '?', s.outcome ?? 'answered', at(s.at));
+    case 'expired':
+      return S.expired(at(s.at));
+    case 'turnEnded':
+      return S.turnEnded(at(s.at));
+    case 'conversationEnded':
+      return s.reason === AGENT_EXITED ? S.agentExited(at(s.at)) : S.conversationEnded(inertFull(s.reason), at(s.at));
+    case 'noLongerWaiting':
+      return s.cause === 'withdrawn' ? S.withdrawn(at(s.at)) : S.noLongerWaiting(at(s.at));
+  }
+}
+
+function cwdOf(rawInput: unknown): string | undefined {
+  if (rawInput && typeof rawInput === 'object' && !Array.isArray(rawInput)) {
+    const cwd = (rawInput as Record<string, unknown>).cwd;
+    return typeof cwd === 'string' ? cwd : undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+
+/**
+ * Strings of the agent-policy editor (issue 6). They are built into dist/policyEditor.js with the editor, loaded on
+ * its first use (policyEditorCommands.ts); what the activation-time parts show stays in strings.ts.
+ */
+export const PolicyEditorStrings = {
+  notConfigured: vscode.l10n.t('No Fountain server is configured, or you are not signed in.'),
+  pickAgentTitle: vscode.l10n.t('Edit Agent Permission Policy: pick an agent'),
+  pickAgentPlaceholder: vscode.l10n.t('Agents from conversations and history on this server'),
+  enterAgentId: vscode.l10n.t('Enter an agent id…'),
+  agentIdPrompt: vscode.l10n.t('Agent id'),
+  readFailed: (reason: string) =>
+    vscode.l10n.t('The agent policy could not be read ({0}). Nothing was changed.', reason),
+  editTitle: (agent: string) => vscode.l10n.t('Permission policy of {0}', agent),
+  changeTitle: (kind: string, agent: string) => vscode.l10n.t('Change policy for {0} on {1}…', kind, agent),
+  editPlaceholder: vscode.l10n.t('Pick a key to change, then "Review and Apply…" (Escape changes nothing)'),
+  review: vscode.l10n.t('$(check) Review and Apply…'),
+  reviewDetail: (n: number) => vscode.l10n.t('{0} change(s): preview the policy before and after, then confirm', n),
+  kindsSeparator: vscode.l10n.t('ACP kinds'),
+  titlesSeparator: vscode.l10n.t('Title keys (match one exact tool title)'),
+  otherSeparator: vscode.l10n.t('Other'),
+  explicit: (verdict: string) => vscode.l10n.t('{0} (set)', verdict),
+  inheritedDefault: (verdict: string) => vscode.l10n.t('{0} (from default)', verdict),
+  inheritedBuiltin: (verdict: string) => vscode.l10n.t('{0} (built-in)', verdict),
+  changed: (before: string, after: string) => vscode.l10n.t('{0} → {1}', before, after),
+  askTimeout: vscode.l10n.t('ask_timeout'),
+  askTimeoutDetail: vscode.l10n.t('How long a detached request waits for an answer, in seconds'),
+  askTimeoutNone: vscode.l10n.t('not set'),
+  askTimeoutPrompt: vscode.l10n.t(
+    'ask_timeout in seconds (1 to 31536000); empty removes it. Only detached requests use it.',
+  ),
+  verdictTitle: (key: string) => vscode.l10n.t('Verdict for {0}', key),
+  remove: vscode.l10n.t('Remove this key'),
+  removeDetail: vscode.l10n.t('Falls back to "default", else auto_allow'),
+  verdictAllow: vscode.l10n.t('Run without asking'),
+  verdictAsk: vscode.l10n.t('Ask a human (this extension shows it)'),
+  verdictDeny: vscode.l10n.t("Refuse without asking (the agent's reject option)"),
+  noChanges: vscode.l10n.t('No changes to apply.'),
+  refusedLocally: (messages: string) =>
+    vscode.l10n.t('The server would refuse this policy: {0}. Nothing was sent.', messages),
+  refusedByServer: (messages: string) => vscode.l10n.t('The server refused the policy: {0}', messages),
+  patchFailed: (reason: string) => vscode.l10n.t('The policy could not be saved ({0}).', reason),
+  previewTitle: (agent: string) => vscode.l10n.t('Policy of {0}: current ↔ proposed', agent),
+  confirm: (agent: string) => vscode.l10n.t('Apply this permission policy to {0} on the server?', agent),
+  confirmDetail: (changes: string) =>
+    vscode.l10n.t(
+      '{0}\n\nIt applies to every conversation of this agent, including running ones, for everyone using it.',
+      changes,
+    ),
+  apply: vscode.l10n.t('Apply to Agent'),
+  applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
+  riskAccept: vscode.l10n.t('I Understand the Risk'),
+};
