@@ -48,6 +48,7 @@ const options = tests
         extension: 'src/extension.ts',
         testApi: 'src/testApi.ts',
         local: 'src/local/index.ts',
+        localui: 'src/localui/ui.ts',
         confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',

@@ -67,6 +67,8 @@ export interface LocalTestApi {
   readonly openDraft: (id: string) => Promise<void>;
   /** Whether dist/local.js was loaded (it must not be at activation). */
   readonly bundleLoaded: () => boolean;
+  /** Whether dist/localui.js (commands, transcripts) was loaded (it must not be at activation). */
+  readonly uiLoaded: () => boolean;
   /**
    * Runs the Start Local Agent command while the manager's trust check says untrusted (this harness runs with
    * workspace trust disabled). Returns what the command returned, the refusal messages, how often src/local was
@@ -204,10 +206,11 @@ function localTestApi(local: LocalAgents): LocalTestApi {
       return [...wire];
     },
     bundleLoaded: () => local.bundleLoaded(),
+    uiLoaded: () => local.uiLoaded(),
     openDraft: async (id) => {
       const s = local.manager.get(id);
       if (s) {
-        await local.commands.openDraft(s);
+        await local.ui().commands.openDraft(s);
       }
     },
     choices: async () =>
@@ -217,7 +220,8 @@ function localTestApi(local: LocalAgents): LocalTestApi {
         ...(c.missing ? { missing: c.missing } : {}),
       })),
     startUntrusted: async (args) => {
-      const { manager, commands } = local;
+      const { manager } = local;
+      const { commands } = local.ui();
       const loads = manager.loadCount;
       const sessions = manager.sessions.length;
       const refusals: string[] = [];

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { inertLine } from '../ui/display';
 import { Disposable } from '../util/lifecycle';
 import { agentChoices, folderByPath, pickAgent, pickFolder, type AgentChoice } from './agentPicker';
-import { UntrustedWorkspaceError, type LocalFolder, type LocalSessionManager, type ManagedSession } from './manager';
+import type { LocalFolder, LocalSessionManager, ManagedSession } from './manager';
+import type { LocalCommandId } from './commandIds';
 import { askOneLine, PromptDrafts } from './promptInput';
 import { LocalStrings, statusText } from './strings';
 import type { TranscriptDocuments } from './transcriptDocument';
@@ -40,18 +41,17 @@ export class LocalCommands extends Disposable {
     this._register(manager.onDidCrash(({ session, exit }) => void this.crashNotice(session, exit)));
   }
 
-  register(): vscode.Disposable[] {
-    const reg = vscode.commands.registerCommand;
-    return [
-      reg('fountain.local.start', (args?: StartArgs) => this.start(args)),
-      reg('fountain.local.sendPrompt', (arg?: SessionArg, text?: string) => this.sendPrompt(arg, text)),
-      reg('fountain.local.cancelTurn', (arg?: SessionArg) => this.withSession(arg, (s) => s.session.cancelTurn())),
-      reg('fountain.local.stop', (arg?: SessionArg) => this.withSession(arg, (s) => this.stop(s))),
-      reg('fountain.local.restart', (arg?: SessionArg) => this.withSession(arg, (s) => this.restart(s))),
-      reg('fountain.local.showTranscript', (arg?: SessionArg) =>
+  /** The handler of each `fountain.local.*` command, by id (registered by LocalAgents in the main bundle). */
+  handlers(): Record<LocalCommandId, (...args: never[]) => unknown> {
+    return {
+      'fountain.local.start': (args?: StartArgs) => this.start(args),
+      'fountain.local.sendPrompt': (arg?: SessionArg, text?: string) => this.sendPrompt(arg, text),
+      'fountain.local.cancelTurn': (arg?: SessionArg) => this.withSession(arg, (s) => s.session.cancelTurn()),
+      'fountain.local.stop': (arg?: SessionArg) => this.withSession(arg, (s) => this.stop(s)),
+      'fountain.local.restart': (arg?: SessionArg) => this.withSession(arg, (s) => this.restart(s)),
+      'fountain.local.showTranscript': (arg?: SessionArg) =>
         this.withSession(arg, async (s) => void (await this.transcripts.show(s))),
-      ),
-    ];
+    };
   }
 
   /** Resolves with the new session's id, or undefined when nothing started (refused, cancelled or failed). */
@@ -91,7 +91,8 @@ export class LocalCommands extends Disposable {
   }
 
   private startFailed(e: unknown): void {
-    if (e instanceof UntrustedWorkspaceError) {
+    // By name: the error comes from the manager in the main bundle, a class this bundle has its own copy of.
+    if (e instanceof Error && e.name === 'UntrustedWorkspaceError') {
       void this.untrustedNotice();
       return;
     }

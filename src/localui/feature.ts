@@ -5,10 +5,14 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../util/lifecycle';
-import { LocalCommands } from './commands';
+import { lazyBundle } from '../ui/lazyBundle';
+import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import { LocalSessionManager, type LocalAskHandler, type LocalManagerDeps } from './manager';
-import { TranscriptDocuments } from './transcriptDocument';
+import type { LocalUi } from './ui';
+
+/** Commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local command. */
+const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
 
 export interface LocalAgentsOptions {
   readonly ask: LocalAskHandler;
@@ -22,8 +26,8 @@ export interface LocalAgentsOptions {
 
 export class LocalAgents extends Disposable {
   readonly manager: LocalSessionManager;
-  readonly transcripts: TranscriptDocuments;
-  readonly commands: LocalCommands;
+  private readonly log: vscode.LogOutputChannel;
+  private _ui: LocalUi | undefined;
 
   constructor(opts: LocalAgentsOptions) {
     super();
@@ -38,12 +42,28 @@ export class LocalAgents extends Disposable {
         ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
       }),
     );
-    this.transcripts = this._register(new TranscriptDocuments(this.manager));
-    this.commands = this._register(new LocalCommands(this.manager, this.transcripts, log));
+    this.log = log;
   }
 
+  /** The commands and transcripts, loaded (dist/localui.js) on first use. */
+  ui(): LocalUi {
+    this._ui ??= this._register(uiBundle.load().createLocalUi(this.manager, this.log));
+    return this._ui;
+  }
+
+  /** Registers every `fountain.local.*` command; the first call of any of them loads the UI bundle. */
   register(): vscode.Disposable[] {
-    return this.commands.register();
+    return LOCAL_COMMAND_IDS.map((id) =>
+      vscode.commands.registerCommand(id, (...args: never[]) => {
+        const handler = this.ui().commands.handlers()[id];
+        return handler(...args);
+      }),
+    );
+  }
+
+  /** True once dist/localui.js was loaded (activation must not load it). */
+  uiLoaded(): boolean {
+    return uiBundle.loaded();
   }
 
   /** True once dist/local.js was loaded (asked here, in the main bundle, whose loader holds that state). */

@@ -75,9 +75,10 @@ describe('local agents in the extension host', function () {
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('activation did not load the local agents bundle (dist/local.js)', async () => {
+  it('activation did not load the local agents bundles (dist/local.js, dist/localui.js)', async () => {
     const api = await getApi();
     assert.equal(api.local.bundleLoaded(), false);
+    assert.equal(api.local.uiLoaded(), false, 'the local agents commands were loaded at activation');
     assert.deepEqual(api.local.sessions(), []);
   });
 

@@ -39,6 +39,8 @@ describe('the manifest and the packaged files', () => {
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
         // the local-agent bundle, loaded on the first Start Local Agent
         ...(fs.existsSync(path.join(ROOT, 'dist/local.js')) ? ['dist/local.js'] : []),
+        // the local agents' commands and transcripts, loaded on the first local command
+        ...(fs.existsSync(path.join(ROOT, 'dist/localui.js')) ? ['dist/localui.js'] : []),
         // the agent-policy editor, loaded on its first command
         ...(fs.existsSync(path.join(ROOT, 'dist/policyEditor.js')) ? ['dist/policyEditor.js'] : []),
         'l10n/bundle.l10n.json',
