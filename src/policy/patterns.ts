@@ -10,6 +10,7 @@
  */
 import { TOOL_KINDS } from './verdicts';
 import { isInside, normalisePath, pathGlobMatches } from './scope';
+import { wildcardMatches } from './wildcard';
 
 export interface GatePattern {
   /** As written in the configuration, for naming in a decision. */
@@ -71,28 +72,7 @@ export function parsePatterns(list: readonly unknown[] | undefined): { patterns:
  * number of stars as a backtracking regular expression would be on a hostile 1 MB command.
  */
 export function textGlobMatches(glob: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < glob.length && glob[p] !== '*' && glob[p] === text[t]) {
-      p++;
-      t++;
-    } else if (p < glob.length && glob[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < glob.length && glob[p] === '*') {
-    p++;
-  }
-  return p === glob.length;
+  return wildcardMatches(glob, text, false);
 }
 
 const blanks = (s: string): string => s.trim().replace(/\s+/g, ' ');

@@ -6,6 +6,7 @@
  * resolved: this module is pure and never touches the file system, so a link inside a root that points outside it
  * counts as inside. The caller that has a file system may resolve links (realpath) before asking.
  */
+import { wildcardMatches } from './wildcard';
 
 export type Access = 'r' | 'w' | 'rw';
 export type AccessNeeded = 'read' | 'write';
@@ -49,28 +50,7 @@ export function isInside(path: string, dir: string): boolean {
 
 /** One segment against one glob segment: `*` any run, `?` one character; two pointers, no backtracking blow-up. */
 function segmentMatches(glob: string, seg: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < seg.length) {
-    if (p < glob.length && glob[p] !== '*' && (glob[p] === '?' || glob[p] === seg[t])) {
-      p++;
-      t++;
-    } else if (p < glob.length && glob[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < glob.length && glob[p] === '*') {
-    p++;
-  }
-  return p === glob.length;
+  return wildcardMatches(glob, seg, true);
 }
 
 /**
