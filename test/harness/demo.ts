@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startFakeModel, type FakeModel } from '../support/scriptedModel';
+import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { QUIET_SETTINGS, installVsix, makeRunDir, startCodeServer, ROOT } from '../support/codeServer';
 import { localServerAvailable, startLocalServer, type LocalServer } from '../support/serverFixture';
 import { packageVsix } from '../support/workbench';
@@ -70,13 +70,7 @@ async function localAgentEntry(
   }
   const claudeDir = path.join(runDir, 'claude');
   fs.mkdirSync(claudeDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(claudeDir, 'settings.json'),
-    JSON.stringify({
-      skipWebFetchPreflight: true,
-      env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1' },
-    }),
-  );
+  writeQuietClaudeSettings(claudeDir);
   const model = await startFakeModel();
   machineSettings['fountain.localAgents'] = [
     {

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { startFakeModel, type FakeModel } from '../support/scriptedModel';
+import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -40,18 +40,7 @@ describe('local agents in the extension host', function () {
     const claudeDir = path.join(home, '.claude');
     fs.mkdirSync(claudeDir, { recursive: true });
     fs.mkdirSync(path.join(root, 'tmp'));
-    // No traffic beyond the loopback model: Claude Code reads these from its settings' env.
-    const quiet = {
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_BUG_COMMAND: '1',
-    };
-    fs.writeFileSync(
-      path.join(claudeDir, 'settings.json'),
-      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
-    );
+    writeQuietClaudeSettings(claudeDir); // no traffic beyond the loopback model
     api.local.useSourceEnv({
       PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
       HOME: home,

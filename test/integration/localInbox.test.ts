@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
-import { startFakeModel, type FakeModel } from '../support/scriptedModel';
+import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -73,17 +73,7 @@ describe('local agents in the inbox', function () {
     fs.mkdirSync(claudeDir, { recursive: true });
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.mkdirSync(path.join(root, 'tmp'));
-    const quiet = {
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_BUG_COMMAND: '1',
-    };
-    fs.writeFileSync(
-      path.join(claudeDir, 'settings.json'),
-      JSON.stringify({ skipWebFetchPreflight: true, env: quiet }),
-    );
+    writeQuietClaudeSettings(claudeDir); // no traffic beyond the loopback model
     fs.writeFileSync(
       path.join(home, '.gemini', 'settings.json'),
       JSON.stringify({

@@ -2,4 +2,25 @@
  * The scripted loopback model the real ACP agents talk to, re-exported so that any tier (including the extension
  * host's bundle, which must not pull in the rest of the local server) can start one without importing the server tier.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
 export { startFakeModel, type FakeModel, type FakeModelOptions } from '../server/agents/real/fakeModel';
+
+/** The environment Claude Code reads from its settings so that it sends nothing beyond the loopback model. */
+export const QUIET_CLAUDE_ENV = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  DISABLE_BUG_COMMAND: '1',
+};
+
+/** Writes `<claudeDir>/settings.json` for a Claude Code on the scripted model: no web-fetch preflight, no traffic. */
+export function writeQuietClaudeSettings(claudeDir: string): void {
+  fs.mkdirSync(claudeDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(claudeDir, 'settings.json'),
+    JSON.stringify({ skipWebFetchPreflight: true, env: QUIET_CLAUDE_ENV }),
+  );
+}

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { startFakeModel, type FakeModel } from '../support/scriptedModel';
+import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { TestServer } from '../support/serverClient';
 import {
   clickNotificationButton,
@@ -52,13 +52,7 @@ describe('UI: a local agent in the same inbox', function () {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-ui-local-'));
     const claudeDir = path.join(root, 'claude');
     fs.mkdirSync(claudeDir);
-    fs.writeFileSync(
-      path.join(claudeDir, 'settings.json'),
-      JSON.stringify({
-        skipWebFetchPreflight: true,
-        env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1' },
-      }),
-    );
+    writeQuietClaudeSettings(claudeDir);
     model = await startFakeModel();
     wb = await openWorkbench({
       withKeyInEnv: true,
