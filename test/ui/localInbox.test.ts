@@ -32,6 +32,21 @@ async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
   return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
 }
 
+/** Ends the process group of every process whose environment names `claudeDir` (this run's agents only). */
+function killAgentsOf(claudeDir: string): void {
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (env.includes(`CLAUDE_CONFIG_DIR=${claudeDir}`)) {
+        const pgid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ')[2]);
+        process.kill(-pgid, 'SIGKILL');
+      }
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+}
+
 function treeRow(page: Page, text: string | RegExp) {
   return page.locator('.pane-body .monaco-list-row', { hasText: text });
 }
@@ -87,6 +102,10 @@ describe('UI: a local agent in the same inbox', function () {
     if (wb) {
       await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);
       await wb.close();
+    }
+    // Closing code-server ends its process group, not the agent's own: end any agent of this run still alive.
+    if (root) {
+      killAgentsOf(path.join(root, 'claude'));
     }
     await model?.close();
     fs.rmSync(path.join(WS, file), { force: true });
