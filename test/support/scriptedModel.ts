@@ -5,16 +5,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export { startFakeModel, type FakeModel, type FakeModelOptions } from '../server/agents/real/fakeModel';
+import { QUIET_CLAUDE_ENV } from '../server/agents/real/fakeModel';
 
-/** The environment Claude Code reads from its settings so that it sends nothing beyond the loopback model. */
-export const QUIET_CLAUDE_ENV = {
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  DISABLE_TELEMETRY: '1',
-  DISABLE_AUTOUPDATER: '1',
-  DISABLE_ERROR_REPORTING: '1',
-  DISABLE_BUG_COMMAND: '1',
-};
+export {
+  startFakeModel,
+  QUIET_CLAUDE_ENV,
+  type FakeModel,
+  type FakeModelOptions,
+} from '../server/agents/real/fakeModel';
 
 /** Writes `<claudeDir>/settings.json` for a Claude Code on the scripted model: no web-fetch preflight, no traffic. */
 export function writeQuietClaudeSettings(claudeDir: string): void {

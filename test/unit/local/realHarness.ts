@@ -8,6 +8,7 @@ import {
   startFakeModel,
   realAgentsInstalled,
   REAL_AGENTS_SETUP_HINT,
+  QUIET_CLAUDE_ENV,
   type FakeModel,
   type FakeModelOptions,
 } from '../../support/realAgents';
@@ -54,11 +55,7 @@ const AGENT_ENV: Record<'claude' | 'gemini', (home: string, baseUrl: string) => 
     ANTHROPIC_BASE_URL: baseUrl,
     ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
     CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_BUG_COMMAND: '1',
+    ...QUIET_CLAUDE_ENV,
   }),
   gemini: (_home, baseUrl) => ({
     GOOGLE_GEMINI_BASE_URL: baseUrl,

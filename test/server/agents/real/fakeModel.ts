@@ -19,6 +19,15 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 
+/** What Claude Code reads (from its environment or its settings' env) to send nothing beyond the loopback model. */
+export const QUIET_CLAUDE_ENV = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  DISABLE_BUG_COMMAND: '1',
+};
+
 export interface FileDirective {
   readonly fileName: string;
   readonly content: string;

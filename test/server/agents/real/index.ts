@@ -14,7 +14,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { startFakeModel, type FakeModel, type FakeModelOptions, type FakeModelRequest } from './fakeModel';
+import {
+  QUIET_CLAUDE_ENV,
+  startFakeModel,
+  type FakeModel,
+  type FakeModelOptions,
+  type FakeModelRequest,
+} from './fakeModel';
 
 export { commandFor, parseFileDirective, type FileDirective, type FakeModelRequest } from './fakeModel';
 
@@ -89,11 +95,7 @@ const PRESETS: Record<RealAgentPreset, PresetSpec> = {
       ANTHROPIC_BASE_URL: baseUrl,
       ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
       CLAUDE_CONFIG_DIR: path.join(home, '.claude'),
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_BUG_COMMAND: '1',
+      ...QUIET_CLAUDE_ENV,
     }),
     prepare: (home) => {
       const dir = path.join(home, '.claude');
