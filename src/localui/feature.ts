@@ -4,6 +4,7 @@
  * session answers it with the reject option at the ask timeout (the safe default).
  */
 import * as vscode from 'vscode';
+import { readLocalGateSettings, workspaceRoots, LOCAL_SECTION } from '../platform/localGateSettings';
 import { Disposable } from '../util/lifecycle';
 import { lazyBundle } from '../ui/lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
@@ -40,9 +41,22 @@ export class LocalAgents extends Disposable {
         log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
         ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
         ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
+        gateSettings: readLocalGateSettings,
+        roots: workspaceRoots,
       }),
     );
     this.log = log;
+    // Each session's gate follows the settings, the workspace folders and trust as they change.
+    const refresh = () => this.manager.refreshGates();
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(LOCAL_SECTION)) {
+          refresh();
+        }
+      }),
+    );
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(refresh));
   }
 
   /** The commands and transcripts, loaded (dist/localui.js) on first use. */

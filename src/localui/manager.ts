@@ -5,12 +5,21 @@
  * to ask about goes to the injected {@link LocalAskHandler} (the inbox hookup).
  */
 import * as vscode from 'vscode';
-import type { LocalAgentSession, LocalAgentSpec, LocalSessionExit, PendingAsk } from '../local';
+import type {
+  GateDecisionEvent,
+  LocalAgentSession,
+  LocalAgentSpec,
+  LocalGate,
+  LocalGateSettings,
+  LocalSessionExit,
+  PendingAsk,
+} from '../local';
 import type { SourceEnv } from '../local/launch';
 import type { WireDirection } from '../local/wire';
 
 /** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
 export type SessionWireListener = (sessionId: string | undefined, direction: WireDirection, line: string) => void;
+import { toInertText } from '../domain/inertText';
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalModule } from './loader';
 
@@ -45,6 +54,10 @@ export interface LocalManagerDeps {
   readonly sourceEnv?: () => SourceEnv;
   /** The ask timeout override (tests). */
   readonly askTimeoutSec?: number;
+  /** The `fountain.local.*` settings each session's gate decides with. Default: none (the gate's own defaults). */
+  readonly gateSettings?: () => LocalGateSettings;
+  /** The workspace folders (absolute): read + write for the gate. Default: the session's own folder. */
+  readonly roots?: () => readonly string[];
 }
 
 let nextId = 1;
@@ -58,6 +71,8 @@ export class ManagedSession {
     private current: LocalAgentSession,
     readonly spec: LocalAgentSpec,
     readonly folder: LocalFolder,
+    /** The session's local gate (mode, grants, plan): it outlives Restart, like the row. */
+    readonly gate: LocalGate,
     private readonly changed: () => void,
     private readonly crashed: (s: ManagedSession, exit: LocalSessionExit) => void,
   ) {
@@ -179,21 +194,38 @@ export class LocalSessionManager extends Disposable {
     const local = this.module();
     // Restart reuses these options, so the asks of the restarted session reach the same row.
     let owner: ManagedSession | undefined;
-    const session = await local.LocalAgentSession.start({
-      spec,
+    const gate = new local.LocalGate({
       cwd: folder.fsPath,
-      ask: (ask) => {
-        if (owner) {
-          this.deps.ask(owner, ask);
-        } else {
-          this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
-        }
-      },
-      sourceEnv: this.sourceEnv,
-      ...(this.wireTap ? { onWire: (d: WireDirection, line: string) => this.wireTap?.(owner?.id, d, line) } : {}),
-      log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
-      ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
+      roots: this.deps.roots?.() ?? [folder.fsPath],
+      policy: spec.policy,
+      settings: this.deps.gateSettings?.() ?? {},
+      ...(spec.defaultMode !== undefined ? { agentDefaultMode: spec.defaultMode } : {}),
+      trusted: this.isTrusted,
     });
+    const decisions = gate.onDidDecide((e) => this.deps.log.info(`[${spec.name}] ${gateLogLine(e)}`));
+    let session: LocalAgentSession;
+    try {
+      session = await local.LocalAgentSession.start({
+        spec,
+        cwd: folder.fsPath,
+        gate,
+        ask: (ask) => {
+          if (owner) {
+            this.deps.ask(owner, ask);
+          } else {
+            this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
+          }
+        },
+        sourceEnv: this.sourceEnv,
+        ...(this.wireTap ? { onWire: (d: WireDirection, line: string) => this.wireTap?.(owner?.id, d, line) } : {}),
+        log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
+        ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
+      });
+    } catch (e) {
+      decisions.dispose();
+      gate.dispose();
+      throw e;
+    }
     if (this.isDisposed) {
       await session.stop();
       throw new Error('the extension is shutting down');
@@ -202,6 +234,7 @@ export class LocalSessionManager extends Disposable {
       session,
       spec,
       folder,
+      gate,
       () => this._onDidChange.fire(),
       (s, exit) => this.onCrash(s, exit),
     ));
@@ -222,6 +255,7 @@ export class LocalSessionManager extends Disposable {
   async stop(managed: ManagedSession): Promise<void> {
     await managed.session.stop();
     managed.unbind();
+    managed.gate.dispose();
     const i = this.list.indexOf(managed);
     if (i >= 0) {
       this.list.splice(i, 1);
@@ -232,6 +266,18 @@ export class LocalSessionManager extends Disposable {
   /** Deactivate: stops every session and waits for each process group to end. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.list].map((m) => this.stop(m).catch(() => undefined)));
+  }
+
+  /** The settings, the workspace folders or trust changed: every session's gate decides with the new values. */
+  refreshGates(): void {
+    const settings = this.deps.gateSettings?.() ?? {};
+    const trusted = this.isTrusted;
+    for (const m of this.list) {
+      m.gate.setSettings(settings);
+      m.gate.setRoots(this.deps.roots?.() ?? [m.folder.fsPath]);
+      m.gate.setTrusted(trusted);
+    }
+    this._onDidChange.fire();
   }
 
   private onCrash(managed: ManagedSession, exit: LocalSessionExit): void {
@@ -246,4 +292,16 @@ export class LocalSessionManager extends Disposable {
     void this.stopAll();
     super.dispose();
   }
+}
+
+/** One log line per gate decision: its verdict, rule and reason (agent text made inert: one line, escapes). */
+function gateLogLine(e: GateDecisionEvent): string {
+  const d = e.decision;
+  const pattern = d.pattern !== undefined ? ` [${toInertText(d.pattern, { singleLine: true })}]` : '';
+  const sent = e.sent
+    ? e.sent.outcome === 'selected'
+      ? `, sent ${toInertText(e.sent.optionId, { singleLine: true })}`
+      : ', sent cancelled'
+    : '';
+  return `gate (${e.mode}): ${d.verdict} by ${d.rule}${pattern}: ${toInertText(d.reason, { singleLine: true })}${sent}`;
 }
