@@ -2,6 +2,9 @@
  * One agent process: its own process group (detached), ACP on stdin/stdout, stderr to a log callback with the last
  * lines kept for a crash message, never a shell. Ended by group: stdin closed, a grace period, SIGTERM to the group,
  * then SIGKILL, so a child the agent started (claude-agent-acp runs a `claude` CLI) goes too.
+ * A watchdog (a `/bin/sh` in a group of its own, holding a pipe from this process) ends the group when this process
+ * dies without stopping it (the extension host killed: no deactivate, no exit hook); some agents never exit on stdin
+ * EOF, so nothing else would end them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -64,6 +67,33 @@ export function processGroupAlive(pgid: number): boolean {
   return signalGroup(pgid, 0);
 }
 
+/**
+ * Reads one line from the pipe: a line means "disarmed" (the agent ended, or was stopped, normally); end of file means
+ * the process holding the pipe died, so the agent's group gets SIGTERM and, 2 s later, SIGKILL.
+ */
+const WATCHDOG_SCRIPT =
+  'if read -r _; then exit 0; fi; kill -TERM -"$1" 2>/dev/null; sleep 2; kill -KILL -"$1" 2>/dev/null; exit 0';
+
+/** Starts the watchdog of group `pgid`; undefined where there is no POSIX shell or it cannot start. */
+function startWatchdog(pgid: number): ChildProcess | undefined {
+  if (process.platform === 'win32') {
+    return undefined;
+  }
+  try {
+    const dog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'fountain-agent-watchdog', String(pgid)], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    dog.on('error', () => undefined);
+    dog.stdin?.on('error', () => undefined);
+    dog.unref();
+    return dog;
+  } catch {
+    return undefined;
+  }
+}
+
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class AgentProcess {
@@ -82,6 +112,7 @@ export class AgentProcess {
   private hasExited = false;
   private stopRequested = false;
   private stopping: Promise<AgentExit> | undefined;
+  private readonly watchdog: ChildProcess | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -89,6 +120,7 @@ export class AgentProcess {
   ) {
     this.pid = child.pid!;
     trackGroup(this.pid);
+    this.watchdog = startWatchdog(this.pid);
     // EPIPE after the agent died must not crash the host.
     child.stdin!.on('error', () => undefined);
     this.input = Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>;
@@ -107,6 +139,7 @@ export class AgentProcess {
         this.hasExited = true;
         if (!processGroupAlive(this.pid)) {
           liveGroups.delete(this.pid);
+          this.disarmWatchdog();
         }
         const exit: AgentExit = { code, signal, requested: this.stopRequested, stderrTail: [...this.tail] };
         resolve(exit);
@@ -133,6 +166,19 @@ export class AgentProcess {
         resolve(new AgentProcess(child, opts));
       });
     });
+  }
+
+  /** The watchdog's process id (tests). */
+  get watchdogPid(): number | undefined {
+    return this.watchdog?.pid;
+  }
+
+  /** The group is gone: the watchdog exits without signalling (its group id may be reused later). */
+  private disarmWatchdog(): void {
+    const stdin = this.watchdog?.stdin;
+    if (stdin && !stdin.destroyed) {
+      stdin.end('done\n');
+    }
   }
 
   get alive(): boolean {
@@ -176,6 +222,7 @@ export class AgentProcess {
       }
       if (!processGroupAlive(this.pid)) {
         liveGroups.delete(this.pid);
+        this.disarmWatchdog();
       }
       return this.exited;
     })();

@@ -25,6 +25,14 @@ process.stderr.write('env ' + JSON.stringify(process.env) + '\\n');
 setTimeout(() => process.exit(3), 10);
 `;
 
+const readStat = (pid: number): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^\d+ \(.*\) /, ' ');
+  } catch {
+    return '';
+  }
+};
+
 describe('local agents: agent process', function () {
   this.timeout(20_000);
   let dir: string;
@@ -89,6 +97,50 @@ describe('local agents: agent process', function () {
     assert.equal(groupAlive(proc.pid), false, 'no process of the group is left');
     assert.equal(fs.existsSync(`/proc/${childPid}`), false);
     assert.equal(await proc.stop(), exit, 'stop is idempotent');
+  });
+
+  it('a watchdog ends the agent group when the host process dies without stopping it (SIGKILL: no exit hook)', async () => {
+    const stubborn = script('stubborn.js', STUBBORN);
+    // The "extension host": spawns the agent through AgentProcess, prints the agent's pid, then waits to be killed.
+    const host = script(
+      'host.ts',
+      `import { AgentProcess } from ${JSON.stringify(path.resolve('src/local/agentProcess.ts'))};
+AgentProcess.spawn({ command: process.execPath, args: [${JSON.stringify(stubborn)}], cwd: ${JSON.stringify(dir)},
+  env: { PATH: process.env.PATH ?? '' }, graceMs: 100, termMs: 200 }).then((p) => {
+  process.stdout.write(p.pid + ' ' + p.watchdogPid + '\\n');
+  setInterval(() => {}, 1000);
+});`,
+    );
+    const { spawn } = await import('node:child_process');
+    const hostProc = spawn(process.execPath, ['--import', 'tsx', host], { stdio: ['ignore', 'pipe', 'inherit'] });
+    started.push(hostProc.pid!);
+    const line = await new Promise<string>((resolve) =>
+      hostProc.stdout.once('data', (b: Buffer) => resolve(String(b))),
+    );
+    const [agentPid, dogPid] = line.trim().split(' ').map(Number);
+    started.push(agentPid, dogPid);
+    assert.ok(groupAlive(agentPid), 'the agent runs');
+    assert.ok(dogPid > 0, 'a watchdog was started');
+    hostProc.kill('SIGKILL');
+    // The agent ignores stdin EOF and SIGTERM: only the watchdog's SIGKILL to the group ends it (about 2 s).
+    const deadline = Date.now() + 15_000;
+    while (groupAlive(agentPid) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(groupAlive(agentPid), false, 'the agent group outlived its host');
+  });
+
+  it('a normal stop disarms the watchdog: it exits by itself', async () => {
+    const proc = await spawnScript(script('polite.js', POLITE), 5000, 200);
+    const dog = proc.watchdogPid!;
+    started.push(dog);
+    assert.ok(fs.existsSync(`/proc/${dog}`), 'the watchdog runs while the agent does');
+    await proc.stop();
+    const deadline = Date.now() + 5_000;
+    while (fs.existsSync(`/proc/${dog}`) && !/ Z /.test(readStat(dog)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(!fs.existsSync(`/proc/${dog}`) || / Z /.test(readStat(dog)), 'the watchdog is still running');
   });
 
   it('an agent that exits on stdin EOF ends within the grace period, without a signal', async () => {
