@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openWorkbench, runCommand, screenshot, toast, until, type Workbench } from './workbench';
+import { notification, openWorkbench, runCommand, screenshot, toast, until, type Workbench } from './workbench';
 
 /** Open SSE streams on the local server (`GET /_control/streams`). */
 async function openStreams(wb: Workbench): Promise<Array<{ path: string; user_id: string }>> {
@@ -121,7 +121,7 @@ describe('UI: signing in and out in the real workbench', function () {
     const confirm = toast(page, 'Sign out of Fountain at');
     await confirm.waitFor({ timeout: 30_000 });
     await confirm.getByRole('button', { name: 'Sign Out', exact: true }).click();
-    await toast(page, `Signed out of Fountain at ${wb.serverUrl}.`).waitFor({ timeout: 30_000 });
+    await notification(page, `Signed out of Fountain at ${wb.serverUrl}.`).waitFor({ timeout: 30_000 });
     await until('the stream to close', async () => ((await openStreams(wb)).length === 0 ? true : undefined));
     // Signed out: the palette no longer offers Sign Out.
     assert.equal(await paletteOffers(page, 'Fountain: Sign Out'), false);
