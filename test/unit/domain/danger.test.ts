@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { dangerOf, type DangerCheck } from '../../../src/domain/danger';
 import { Inbox } from '../../../src/domain/inbox';
 import { remoteDanger } from '../../../src/policy';
+import { dangerCheck, needsConfirmation } from '../../../src/ui/danger';
 import { FakeClock, key, opened, request } from './builders';
 
 function setup(check: DangerCheck | null = remoteDanger) {
@@ -71,5 +72,24 @@ describe('the danger mark of inbox items', () => {
     const { inbox } = setup();
     inbox.apply(opened({ key: key('r1', 's1', 'local:s1'), rawInput: { command: 'mkfs.ext4 /dev/sda1' } }));
     assert.match(inbox.get(key('r1', 's1', 'local:s1'))!.danger?.reason ?? '', /formats/);
+  });
+});
+
+describe('which answers of a dangerous request ask first, and a check that cannot run', () => {
+  it('every option but a reject asks: allow_once, allow_always and a kind we do not know', () => {
+    const option = (kind: string) => ({ optionId: kind, name: kind, kind });
+    assert.equal(needsConfirmation(option('allow_once')), true);
+    assert.equal(needsConfirmation(option('allow_always')), true);
+    assert.equal(needsConfirmation(option('proceed_somehow')), true);
+    assert.equal(needsConfirmation(option('reject_once')), false);
+    assert.equal(needsConfirmation(option('reject_always')), false);
+  });
+
+  it('when dist/danger.js cannot be loaded (here: no bundle beside the source), every request is marked, never none', () => {
+    const errors: unknown[] = [];
+    const inbox = new Inbox({ danger: dangerCheck((e) => errors.push(e)) });
+    inbox.apply(opened({ rawInput: { command: 'ls' } }));
+    assert.equal(inbox.get(key())!.danger?.reason, 'could not be checked against the denylist');
+    assert.equal(errors.length, 1);
   });
 });
