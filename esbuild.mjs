@@ -52,6 +52,8 @@ const options = tests
         confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',
+        // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.
+        danger: 'src/ui/dangerModal.ts',
       },
       outdir: 'dist',
       bundle: true,

@@ -16,6 +16,7 @@ import { signIn, signOut } from './ui/authCommands';
 import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
+import { dangerCheck } from './ui/danger';
 import { RequestDetailsView, detailsBundle } from './ui/details';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
@@ -36,7 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const keys = new ApiKeyStore(context.secrets);
   subs.push(keys);
 
-  const inbox = new Inbox();
+  const inbox = new Inbox({ danger: dangerCheck((err) => log.error(`the denylist check failed: ${String(err)}`)) });
   const clock = new InboxClock(inbox);
   const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
   const answers = new AnswerRouter();

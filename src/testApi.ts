@@ -41,8 +41,16 @@ export interface TestApi {
   readonly detailsText: (itemId: string) => string;
   /** Reveals and selects a request row in the Pending Approvals view (what a click on it does to the selection). */
   readonly selectRequest: (itemId: string) => Promise<void>;
-  /** Answers through the same path as a click (click-time check, one in flight). */
-  readonly answer: (itemId: string, optionId: string) => Promise<AnswerResult | undefined>;
+  /**
+   * Answers through the same path as a click (click-time check, one in flight). `confirmDanger` stands in for the
+   * modal that an allow of a dangerous request shows (it gets the danger's reason and the option id); without it,
+   * the real modal shows.
+   */
+  readonly answer: (
+    itemId: string,
+    optionId: string,
+    confirmDanger?: (reason: string, optionId: string) => boolean,
+  ) => Promise<AnswerResult | undefined>;
   readonly restart: () => Promise<void>;
   /** Stream cursors persisted for the next start of VS Code, by scope (server and user). */
   readonly storedCursors: () => Record<string, unknown>;
@@ -141,7 +149,12 @@ export function createTestApi(d: TestApiDeps): TestApi {
         await tree.view.reveal(element, { select: true, focus: true });
       }
     },
-    answer: (itemId, optionId) => flow.answer(itemId, optionId, 'details'),
+    answer: (itemId, optionId, confirmDanger) =>
+      confirmDanger
+        ? flow.answer(itemId, optionId, 'details', (_item, option, danger) =>
+            Promise.resolve(confirmDanger(danger.reason, option.optionId)),
+          )
+        : flow.answer(itemId, optionId, 'details'),
     provenance: (itemId) => {
       const item = inbox.get(itemId);
       return item

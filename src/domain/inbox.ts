@@ -51,6 +51,7 @@ export class Inbox implements IDisposable {
   private readonly _earlyDetach: BoundedMap<string, { deadline?: number; turnId?: string }>;
   private readonly _endedConversations: BoundedMap<string, { at: number; reason: string }>;
   private readonly _now: () => number;
+  private readonly _danger: InboxOptions['danger'];
   readonly lingerMs: number;
 
   private _added = new Set<string>();
@@ -59,6 +60,7 @@ export class Inbox implements IDisposable {
 
   constructor(options: InboxOptions = {}) {
     this._now = options.now ?? Date.now;
+    this._danger = options.danger;
     this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     const size = options.memorySize ?? DEFAULT_MEMORY_SIZE;
     this._conversations = new BoundedMap(size);
@@ -362,7 +364,7 @@ export class Inbox implements IDisposable {
       server: r.key.server,
       id: r.key.conversationId,
     };
-    e.snapshot = item.snapshotOf(e, conversation);
+    e.snapshot = item.snapshotOf(e, conversation, this._danger);
     this._changed.add(e.id);
   }
 

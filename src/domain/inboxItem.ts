@@ -17,9 +17,10 @@ import {
   type RequestDetails,
   type ResolutionOutcome,
 } from './model';
+import { memoDanger, type DangerCheck, type DangerMemo } from './danger';
 import { labelOf, severityOf } from './requestLabel';
 
-export interface Entry {
+export interface Entry extends DangerMemo {
   readonly id: string;
   request: RequestDetails;
   state: ItemState;
@@ -49,11 +50,13 @@ export function newEntry(id: string, request: RequestDetails, source: Entry['sou
 }
 
 /** The snapshot the UI reads; a new object whenever anything about the item changes. */
-export function snapshotOf(e: Entry, conversation: ConversationInfo): InboxItem {
+export function snapshotOf(e: Entry, conversation: ConversationInfo, check?: DangerCheck): InboxItem {
   const r = e.request;
   const askedAt = r.askedAt ?? e.firstSeenAt;
   const deadline = r.detached ? r.deadline : (r.deadline ?? askedAt + IN_TURN_TIMEOUT_MS);
-  const severity = severityOf(r.kind);
+  const danger = memoDanger(e, check);
+  // A denylisted command is high severity whatever its kind says (a `riskyOnly` toast, the warning style).
+  const severity = danger ? 'high' : severityOf(r.kind);
   return {
     id: e.id,
     key: r.key,
@@ -65,6 +68,7 @@ export function snapshotOf(e: Entry, conversation: ConversationInfo): InboxItem 
     label: labelOf(r),
     severity,
     isRisky: severity === 'high',
+    ...(danger ? { danger } : {}),
     askedAt,
     deadline,
     detached: r.detached,

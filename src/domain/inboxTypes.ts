@@ -10,6 +10,7 @@ import type {
   RequestKey,
   ResolutionOutcome,
 } from './model';
+import type { DangerCheck, DangerMark } from './danger';
 import type { Severity } from './requestLabel';
 
 /** The server's in-turn ceiling for a held request (fountain-protocol.md §4.3, `timeout_ms` default). */
@@ -97,6 +98,8 @@ export interface InboxItem {
   readonly label: string;
   readonly severity: Severity;
   readonly isRisky: boolean;
+  /** Its command (else title) is on the built-in denylist: marked dangerous, and allowing it asks first. */
+  readonly danger?: DangerMark;
   /** Epoch ms: the request's askedAt, else when this inbox first saw it. */
   readonly askedAt: number;
   /** Epoch ms when it expires: the detached deadline, else askedAt + 5 min for in-turn requests. */
@@ -160,4 +163,6 @@ export interface InboxOptions {
   readonly lingerMs?: number;
   /** Bound on remembered closed keys / early resolutions; default 5000. */
   readonly memorySize?: number;
+  /** Marks requests whose command (else title) is denylisted (`InboxItem.danger`); none without it. */
+  readonly danger?: DangerCheck;
 }

@@ -25,9 +25,11 @@ function shellQuote(arg: string): string {
  * else the kind, else the name, else "tool". Untrusted: render through inertText.
  */
 export function labelOf(r: RequestDetails): string {
-  if (r.title) {
-    return r.title;
-  }
+  return r.title || commandOf(r) || r.summary || r.kind || r.name || 'tool';
+}
+
+/** `rawInput.command`: a string, or an argv array shell-quoted; undefined when absent or empty. Untrusted. */
+export function commandOf(r: RequestDetails): string | undefined {
   const raw = r.rawInput;
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const command = (raw as Record<string, unknown>).command;
@@ -38,5 +40,5 @@ export function labelOf(r: RequestDetails): string {
       return command.map(shellQuote).join(' ');
     }
   }
-  return r.summary || r.kind || r.name || 'tool';
+  return undefined;
 }

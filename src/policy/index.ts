@@ -63,5 +63,5 @@ export { recommendLocal } from './localRecommendations';
 export type { ApprovalEntry, LocalRecommendation, LocalRecommendationOptions } from './localRecommendations';
 export { gateRequestFrom, shellQuote } from './gateRequest';
 export type { ToolCallLike } from './gateRequest';
-export { remoteDanger } from './remoteDanger';
+export { MAX_CHECKED_CHARS, remoteDanger } from './remoteDanger';
 export type { RemoteDanger } from './remoteDanger';

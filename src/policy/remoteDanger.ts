@@ -10,10 +10,22 @@ export interface RemoteDanger {
   readonly reason: string;
 }
 
-/** The danger of a remote request's `command` (preferred) or `title`; undefined when neither is denylisted. */
+/**
+ * The longest text parsed: a megabyte takes the parser a few hundred milliseconds of the extension host. A longer one
+ * is marked as unchecked rather than not marked, so padding a command never hides it.
+ */
+export const MAX_CHECKED_CHARS = 65_536;
+
+/**
+ * The danger of a remote request's `command` (preferred) or `title`; undefined when neither is denylisted. A text
+ * longer than MAX_CHECKED_CHARS is not parsed and is marked as too long to check.
+ */
 export function remoteDanger(commandOrTitle: string | undefined, title?: string): RemoteDanger | undefined {
   for (const text of [commandOrTitle, title]) {
     if (typeof text === 'string' && text.trim() !== '') {
+      if (text.length > MAX_CHECKED_CHARS) {
+        return { reason: `is too long to check against the denylist (${text.length} characters)` };
+      }
       const hit = denylistMatch(text);
       if (hit) {
         return { reason: hit.reason };

@@ -5,6 +5,7 @@ import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../domain/inbox';
 import { AGENT_EXITED, type AnswerResult } from '../domain/model';
 import type { Logger } from '../platform/log';
 import { showErrorWithLogs } from '../platform/window';
+import { confirmDangerModal, needsConfirmation, type DangerConfirm } from './danger';
 import { inertLine, pickText } from './display';
 import { Strings } from './strings';
 import { Time } from './time';
@@ -36,12 +37,28 @@ export class AnswerFlow {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Answers `itemId` with `optionId` (which must be one the runtime offered). Resolves when the outcome is shown. */
-  async answer(itemId: string, optionId: string, source: AnswerSource): Promise<AnswerResult | undefined> {
-    const item = this.inbox.get(itemId);
+  /**
+   * Answers `itemId` with `optionId` (which must be one the runtime offered). Resolves when the outcome is shown.
+   * An allow of a request marked dangerous sends only after `confirm` (the modal) says yes; else nothing is sent.
+   */
+  async answer(
+    itemId: string,
+    optionId: string,
+    source: AnswerSource,
+    confirm: DangerConfirm = confirmDangerModal,
+  ): Promise<AnswerResult | undefined> {
+    let item = this.inbox.get(itemId);
     if (!item) {
       void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
       return undefined;
+    }
+    const check = this.inbox.clickCheck(item.key, optionId);
+    if (check.kind === 'answerable' && check.item.danger && needsConfirmation(check.option)) {
+      if (!(await confirm(check.item, check.option, check.item.danger))) {
+        this.log.info(`not answering ${item.key.requestId}: its danger was not confirmed`);
+        return undefined;
+      }
+      item = this.inbox.get(itemId) ?? item; // while the modal was open it may have been answered elsewhere
     }
     const sender: AnswerSender = {
       send: (key, id) => {

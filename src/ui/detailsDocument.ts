@@ -16,6 +16,9 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   const field = (name: string, value: string) => out.push(`${(name + ':').padEnd(15)} ${value}`);
   const section = (title: string) => out.push('', title, '-'.repeat(title.length));
   out.push(S.heading, '='.repeat(S.heading.length));
+  if (item.danger) {
+    out.push(S.danger(inertFull(item.danger.reason)), '');
+  }
   field(S.status, status(item, now));
   field(S.conversation, `${inertFull(c.title || '—')} (${c.id})`);
   field(S.server, c.server);

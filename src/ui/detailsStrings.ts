@@ -45,5 +45,7 @@ export const DetailsDocumentStrings = {
   agentExited: (at: string) => vscode.l10n.t('no longer waiting: the agent exited at {0}; nothing was sent', at),
   withdrawn: (at: string) => vscode.l10n.t('no longer waiting: the agent withdrew it at {0}', at),
   whyAsked: vscode.l10n.t('Why asked'),
+  danger: (reason: string) =>
+    vscode.l10n.t('⚠ DANGEROUS: {0} (the built-in denylist). Allowing it asks for a confirmation first.', reason),
   changePolicyHint: vscode.l10n.t('Use "Change Policy for This Kind…" on the request to change the agent policy.'),
 };

@@ -6,6 +6,7 @@ import { optionButtonTitles, toastButtons } from '../domain/optionChoice';
 import type { Config } from '../platform/config';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerFlow } from './answerFlow';
+import { DangerStrings } from './dangerStrings';
 import { inertLine } from './display';
 import { ToastStrings } from './strings';
 
@@ -101,7 +102,8 @@ export class Notifier extends Disposable {
     // Shortened so VS Code's own 1,000-character cut never hides the kind or the conversation; Details has it all.
     const where = inertLine(c.title || c.agentName || c.agentId || c.id, 80);
     const base = ToastStrings.single(inertLine(item.label, 300), where, inertLine(item.request.kind ?? 'tool', 40));
-    const message = why ? `${base} (${why})` : base;
+    const asked = why ? `${base} (${why})` : base;
+    const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), asked) : asked;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pick = await show<Button>(message, ...buttons);
     if (!pick) {

@@ -7,6 +7,7 @@ import { AGENT_EXITED, type ConversationInfo } from '../domain/model';
 import { conversationKey, TreeModel } from '../domain/treeModel';
 import { isLocalSource } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
+import { DangerStrings } from './dangerStrings';
 import { inertBlockShort, inertLabel, inertLine } from './display';
 import { PolicyStrings, TreeStrings } from './strings';
 
@@ -269,12 +270,17 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const kind = item.request.kind ?? 'other';
     const state = this.stateText(item);
     this._drawnState.set(item.id, state);
-    t.description = [inertLine(kind, 40), state].filter(Boolean).join(' · ');
+    const danger = item.danger && DangerStrings.treeDescription;
+    t.description = [danger, inertLine(kind, 40), state].filter(Boolean).join(' · ');
     t.tooltip = this.tooltip(item);
     t.iconPath = item.pending
       ? new vscode.ThemeIcon(
-          KIND_ICONS[kind] ?? 'question',
-          item.severity === 'high' ? new vscode.ThemeColor('list.warningForeground') : undefined,
+          item.danger ? 'warning' : (KIND_ICONS[kind] ?? 'question'),
+          item.danger
+            ? new vscode.ThemeColor('list.errorForeground')
+            : item.severity === 'high'
+              ? new vscode.ThemeColor('list.warningForeground')
+              : undefined,
         )
       : new vscode.ThemeIcon(
           item.state.kind === 'answeredByYou' ? 'pass' : 'circle-slash',
@@ -344,6 +350,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     const r = item.request;
     const label = inertBlockShort(item.label, TOOLTIP_TEXT_MAX);
     const lines = [label.text, ''];
+    if (item.danger) {
+      lines.push(DangerStrings.tooltip(inertLine(item.danger.reason, 200)));
+    }
     let shortened = label.shortened;
     lines.push(TreeStrings.tooltipKind(inertLine(r.kind ?? '—')));
     if (this._provenance) {

@@ -34,6 +34,8 @@ describe('the manifest and the packaged files', () => {
         // (the bundles exist once built: npm test builds before the unit tier); the confusables table is loaded on
         // the first option-name comparison
         ...(fs.existsSync(path.join(ROOT, 'dist/confusables.js')) ? ['dist/confusables.js'] : []),
+        // the denylist check of the danger mark, loaded when the first request arrives
+        ...(fs.existsSync(path.join(ROOT, 'dist/danger.js')) ? ['dist/danger.js'] : []),
         // the request details document's renderer, loaded when details are first shown
         ...(fs.existsSync(path.join(ROOT, 'dist/details.js')) ? ['dist/details.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
