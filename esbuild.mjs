@@ -52,6 +52,8 @@ const options = tests
         confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',
+        // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)
+        hub: 'src/session/windowSync.ts',
       },
       outdir: 'dist',
       bundle: true,
