@@ -119,13 +119,24 @@ export class ConnectionManager extends Disposable {
     this._log.info(`connecting to ${client.server || url} (key from ${key.source})`);
   }
 
+  /** While another window holds the stream, Reconnect and Refresh run there (src/session/windowSync.ts). */
+  inLeader: ((action: 'reconnect' | 'refresh') => Promise<void>) | undefined;
+
   reconnect(): void {
+    if (!this._holdsStream) {
+      void this.inLeader?.('reconnect').catch((e: unknown) => this._log.warn(`reconnect: ${String(e)}`));
+      return;
+    }
     if (!this.session.reconnect()) {
       void this.restart();
     }
   }
 
   async refresh(): Promise<void> {
+    if (!this._holdsStream) {
+      await this.inLeader?.('refresh');
+      return;
+    }
     await this.session.refresh();
   }
 

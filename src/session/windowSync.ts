@@ -35,6 +35,7 @@ import type { CursorStore } from '../protocol/cursorStore';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerSource } from './answerRouter';
 import { isLocalSource } from './localSource';
+import { eventFromJson, eventToJson, isObject, REFUSALS, refusalResult } from './windowFacts';
 
 /** How long a follower waits for the leader's answer result (the leader's POST has its own timeout). */
 const ANSWER_TIMEOUT_MS = 120_000;
@@ -50,6 +51,9 @@ export interface StreamHolder {
   readonly onDidChangeState: Event<ConnectionState>;
   /** Every fact of this window's stream, after its inbox applied it. */
   readonly onDidReceiveEvent: Event<FeedEvent>;
+  /** The leader's side of a follower's Reconnect and Refresh commands. */
+  reconnect(): void;
+  refresh(): Promise<void>;
 }
 
 /** Records the stream cursor as the stream advances, so the leader can hand it on; adopts one on takeover. */
@@ -103,65 +107,6 @@ const str = z.string();
 const keySchema = z.object({ server: str, conversationId: str, requestId: str });
 const answerRequest = z.object({ t: z.literal('answer'), key: keySchema, optionId: str });
 const cursorSchema = z.object({ scope: str, cursor: str });
-const FEED_TYPES = new Set([
-  'conversation',
-  'requestOpened',
-  'requestResolved',
-  'turnEndedWaiting',
-  'turnEnded',
-  'conversationEnded',
-  'backfillComplete',
-]);
-
-const REFUSALS = new Set<unknown>(['unknown', 'notOffered', 'busyAnswering', 'stale']);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A FeedEvent as JSON: the backfill's sets become arrays. */
-export function eventToJson(e: FeedEvent): Json {
-  const plain =
-    e.type === 'backfillComplete'
-      ? {
-          ...e,
-          openKeys: [...e.openKeys],
-          conversationIds: [...e.conversationIds],
-          ...(e.inTurnRead ? { inTurnRead: [...e.inTurnRead] } : {}),
-        }
-      : e;
-  return JSON.parse(JSON.stringify(plain)) as Json;
-}
-
-/** The inverse of eventToJson; undefined for anything that is not a fact. */
-export function eventFromJson(j: Json): FeedEvent | undefined {
-  if (!isObject(j) || typeof j.type !== 'string' || !FEED_TYPES.has(j.type)) {
-    return undefined;
-  }
-  if (j.type === 'backfillComplete') {
-    const set = (v: unknown) => new Set(Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-    return {
-      ...(j as unknown as FeedEvent & { type: 'backfillComplete' }),
-      openKeys: set(j.openKeys),
-      conversationIds: set(j.conversationIds),
-      ...(j.inTurnRead !== undefined ? { inTurnRead: set(j.inTurnRead) } : {}),
-    };
-  }
-  return j as unknown as FeedEvent;
-}
-
-/** What a follower's answer path reports for the leader's refusal (its own inbox already checked the same). */
-function refusalResult(kind: AnswerRefusal['kind'] | 'malformed'): AnswerResult {
-  switch (kind) {
-    case 'stale':
-      return { kind: 'resolvedElsewhere' };
-    case 'notOffered':
-      return { kind: 'optionNotOffered', code: 'unknown_option', message: 'not an option of this request' };
-    case 'busyAnswering':
-      return { kind: 'network', message: 'another window is answering this request' };
-    default:
-      return { kind: 'network', message: 'the window holding the Fountain connection does not know this request yet' };
-  }
-}
-
 export class WindowSync extends Disposable {
   readonly hub: WindowHub;
   /** The Fountain answer path of this window: the POST on the leader, a hub request to the leader on a follower. */
@@ -187,7 +132,7 @@ export class WindowSync extends Disposable {
       send: (key, optionId) => (hub.role === 'follower' ? this._askLeader(key, optionId) : this._post(key, optionId)),
     };
     hub.snapshotProvider = () => this._snapshot();
-    this._register(hub.onRequest((body) => this._answerForFollower(body)));
+    this._register(hub.onRequest((body) => this._onRequest(body)));
     this._register(hub.onDidBecomeLeader((e) => void this._lead(e.cursor)));
     this._register(hub.onDidBecomeFollower((e) => this._follow(e.snapshot)));
     this._register(hub.onFact((e) => this._fact(e.body)));
@@ -364,6 +309,24 @@ export class WindowSync extends Disposable {
       const why = err instanceof Error ? err.message : String(err);
       return { kind: 'network', message: `the window holding the Fountain connection did not answer (${why})` };
     }
+  }
+
+  /** Follower: runs Reconnect or Refresh in the window holding the stream. */
+  async inLeader(action: 'reconnect' | 'refresh'): Promise<void> {
+    await this.hub.request({ t: action });
+  }
+
+  /** Leader: a follower's request. */
+  private async _onRequest(body: Json): Promise<Json> {
+    if (isObject(body) && body.t === 'reconnect') {
+      this.o.stream.reconnect();
+      return null;
+    }
+    if (isObject(body) && body.t === 'refresh') {
+      await this.o.stream.refresh();
+      return null;
+    }
+    return this._answerForFollower(body);
   }
 
   /** Leader: a follower's answer, through this window's inbox guard and POST (never a local agent's request). */

@@ -9,10 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { answerThroughInbox } from '../../../src/domain/answering';
 import { Inbox } from '../../../src/domain/inbox';
-import { keyId, type ConnectionState, type RequestKey } from '../../../src/domain/model';
+import { keyId, type ConnectionState, type FeedEvent, type RequestKey } from '../../../src/domain/model';
+import type { Json } from '../../../src/hub/windowHub';
 import { InboxNotifier, NotificationPolicy } from '../../../src/domain/notificationPolicy';
 import { nullLogger } from '../../../src/protocol/env';
 import { FountainSession } from '../../../src/session/fountainSession';
+import { eventFromJson, eventToJson } from '../../../src/session/windowFacts';
 import { SharedCursorStore, WindowSync, type StreamHolder } from '../../../src/session/windowSync';
 import { createAndAsk, control, requestLog } from '../../support/serverClient';
 import { startInProcess } from '../../support/serverFixture';
@@ -68,6 +70,8 @@ class TestWindow {
       },
       onDidChangeState: session.onDidChangeState,
       onDidReceiveEvent: session.onDidReceiveEvent,
+      reconnect: () => void session.reconnect(),
+      refresh: () => session.refresh(),
     };
     this.sync = new WindowSync({
       dir,
@@ -126,10 +130,11 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     return w;
   }
 
-  async function accountStreams(): Promise<number> {
-    const r = await control<{ data: { kind: string }[] }>(server, 'GET', '/streams');
-    return r.body.data.filter((s) => s.kind === 'account').length;
+  async function streamIds(): Promise<number[]> {
+    const r = await control<{ data: { id: number; kind: string }[] }>(server, 'GET', '/streams');
+    return r.body.data.filter((s) => s.kind === 'account').map((s) => s.id);
   }
+  const accountStreams = async () => (await streamIds()).length;
 
   async function answers(conversationId: string): Promise<number> {
     const prefix = `/api/conversations/${conversationId}/requests/`;
@@ -158,6 +163,14 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     assert.deepEqual(a.toasts, [], 'the unfocused leader does not');
     assert.equal(await accountStreams(), 1);
     assert.equal(b.mirrored?.kind, 'connected', "the follower shows the leader's connection state");
+    // The follower's Reconnect runs in the leader: still one stream, a new one.
+    const [before] = await streamIds();
+    await b.sync.inLeader('reconnect');
+    await waitFor('a new stream', async () => {
+      const ids = await streamIds();
+      return ids.length === 1 && ids[0] !== before;
+    });
+    assert.equal(b.holds, false);
   });
 
   it("a follower's answer goes through the leader exactly once and closes the request in every window", async () => {
@@ -228,5 +241,23 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     await waitFor('its toast', () => c.toasts.length > 0);
     assert.deepEqual(c.toasts, [keyId(after.key)]);
     assert.deepEqual(b.toasts.includes(keyId(after.key)), false);
+  });
+});
+
+describe('WindowSync facts as JSON', () => {
+  it("a backfill's sets survive the hub's JSON, and what is not a fact is refused", () => {
+    const e: FeedEvent = {
+      type: 'backfillComplete',
+      server: 'https://f.example',
+      openKeys: new Set(['k1', 'k2']),
+      conversationIds: new Set(['c1']),
+      inTurnRead: new Set(['c1']),
+      at: 5,
+      startedAt: 4,
+    };
+    const back = eventFromJson(JSON.parse(JSON.stringify(eventToJson(e))) as Json);
+    assert.deepEqual(back, e);
+    assert.equal(eventFromJson({ type: 'somethingElse' }), undefined);
+    assert.equal(eventFromJson(['requestOpened']), undefined);
   });
 });
