@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
+import { isLocalSource } from '../session/localSource';
 import type { SharedCursorStore, WindowSync } from '../session/windowSync';
 import { lazyBundle } from '../ui/lazyBundle';
 import type { ConnectionManager } from './connection';
@@ -41,6 +42,7 @@ export async function joinWindows(o: {
       stream: o.connection,
       sender: o.connection.session,
       cursors: o.cursors,
+      isLocal: isLocalSource,
     });
     o.subscriptions.push(
       sync,

@@ -3,7 +3,7 @@
  * reports for a leader's refusal.
  */
 import type { AnswerRefusal } from '../domain/inbox';
-import type { AnswerResult, FeedEvent } from '../domain/model';
+import type { AnswerResult, FeedEvent, RequestKey } from '../domain/model';
 import type { Json } from '../hub/windowHub';
 
 const FEED_TYPES = new Set([
@@ -64,4 +64,15 @@ export function refusalResult(kind: AnswerRefusal['kind'] | 'malformed'): Answer
     default:
       return { kind: 'network', message: 'the window holding the Fountain connection does not know this request yet' };
   }
+}
+
+/** A request key from JSON (only its three strings), or undefined. */
+export function keyOf(v: unknown): RequestKey | undefined {
+  if (!isObject(v)) {
+    return undefined;
+  }
+  const { server, conversationId, requestId } = v;
+  return typeof server === 'string' && typeof conversationId === 'string' && typeof requestId === 'string'
+    ? { server, conversationId, requestId }
+    : undefined;
 }

@@ -16,7 +16,6 @@
  *   recently focused) and says so in the fact; `shouldToast` is false in every other window. Local agents' requests
  *   stay in their own window and always toast there.
  */
-import * as z from 'zod/mini';
 import { answerThroughInbox } from '../domain/answering';
 import { BoundedMap } from '../domain/boundedMap';
 import { Emitter, type Event } from '../domain/events';
@@ -34,10 +33,9 @@ import { WindowHub, type HubLog, type HubOptions, type Json } from '../hub/windo
 import type { CursorStore } from '../protocol/cursorStore';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerSource } from './answerRouter';
-import { isLocalSource } from './localSource';
-import { eventFromJson, eventToJson, isObject, REFUSALS, refusalResult } from './windowFacts';
+import { eventFromJson, eventToJson, isObject, keyOf, REFUSALS, refusalResult } from './windowFacts';
 
-/** How long a follower waits for the leader's answer result (the leader's POST has its own timeout). */
+/** How long a follower waits for the leader's answer result or refresh (the leader's HTTP has its own timeouts). */
 const ANSWER_TIMEOUT_MS = 120_000;
 const MEMORY = 5_000;
 
@@ -92,6 +90,8 @@ export interface WindowSyncOptions {
   /** The one answer POST of this window's connection (the FountainSession). */
   readonly sender: AnswerSource;
   readonly cursors: SharedCursorStore;
+  /** True for a local agent's request (src/session/localSource.ts isLocalSource): never shared, never answered here. */
+  readonly isLocal: (server: string) => boolean;
   /** More hub options (tests). */
   readonly hub?: Partial<HubOptions>;
 }
@@ -103,10 +103,6 @@ type Fact =
   | { f: 'cursor' }
   | { f: 'answered'; key: RequestKey; optionId: string; result: Json; at: number };
 
-const str = z.string();
-const keySchema = z.object({ server: str, conversationId: str, requestId: str });
-const answerRequest = z.object({ t: z.literal('answer'), key: keySchema, optionId: str });
-const cursorSchema = z.object({ scope: str, cursor: str });
 export class WindowSync extends Disposable {
   readonly hub: WindowHub;
   /** The Fountain answer path of this window: the POST on the leader, a hub request to the leader on a follower. */
@@ -128,7 +124,7 @@ export class WindowSync extends Disposable {
     }));
     this._register(hub);
     this.answerSource = {
-      owns: (key) => !isLocalSource(key.server) && (hub.role === 'follower' || o.sender.owns(key)),
+      owns: (key) => !this.o.isLocal(key.server) && (hub.role === 'follower' || o.sender.owns(key)),
       send: (key, optionId) => (hub.role === 'follower' ? this._askLeader(key, optionId) : this._post(key, optionId)),
     };
     hub.snapshotProvider = () => this._snapshot();
@@ -163,7 +159,7 @@ export class WindowSync extends Disposable {
    * window the leader picked for it.
    */
   shouldToast(item: { readonly key: RequestKey }): boolean {
-    if (isLocalSource(item.key.server)) {
+    if (this.o.isLocal(item.key.server)) {
       return true;
     }
     const id = keyId(item.key);
@@ -190,10 +186,9 @@ export class WindowSync extends Disposable {
   }
 
   private async _lead(cursor: Json | undefined): Promise<void> {
-    const c = cursorSchema.safeParse(cursor);
-    if (c.success) {
-      await this.o.cursors.adopt(c.data.scope, c.data.cursor);
-      this.hub.setCursor(c.data);
+    if (isObject(cursor) && typeof cursor.scope === 'string' && typeof cursor.cursor === 'string') {
+      await this.o.cursors.adopt(cursor.scope, cursor.cursor);
+      this.hub.setCursor({ scope: cursor.scope, cursor: cursor.cursor });
     }
     if (!this.isDisposed) {
       await this.o.stream.holdStream(true);
@@ -201,7 +196,7 @@ export class WindowSync extends Disposable {
   }
 
   private _snapshot(): Json {
-    const items = this.o.inbox.open().filter((i) => !isLocalSource(i.key.server));
+    const items = this.o.inbox.open().filter((i) => !this.o.isLocal(i.key.server));
     const conversations = new Map<string, ConversationInfo>();
     for (const i of items) {
       conversations.set(JSON.stringify([i.conversation.server, i.conversation.id]), i.conversation);
@@ -259,18 +254,18 @@ export class WindowSync extends Disposable {
 
   /** Another window's answer the server accepted: the request is resolved with that option, here too. */
   private _answered(body: Record<string, Json>): void {
-    const key = keySchema.safeParse(body.key);
+    const key = keyOf(body.key);
     const result = body.result;
-    if (!key.success || typeof body.optionId !== 'string' || !isObject(result) || typeof body.at !== 'number') {
+    if (!key || typeof body.optionId !== 'string' || !isObject(result) || typeof body.at !== 'number') {
       return;
     }
     if (result.kind !== 'answered' && result.kind !== 'notDelivered') {
       return;
     }
-    const detached = this.o.inbox.get(key.data)?.detached ?? false;
+    const detached = this.o.inbox.get(key)?.detached ?? false;
     this._apply({
       type: 'requestResolved',
-      key: key.data,
+      key,
       outcome: 'answered',
       optionId: body.optionId,
       detached,
@@ -313,7 +308,7 @@ export class WindowSync extends Disposable {
 
   /** Follower: runs Reconnect or Refresh in the window holding the stream. */
   async inLeader(action: 'reconnect' | 'refresh'): Promise<void> {
-    await this.hub.request({ t: action });
+    await this.hub.request({ t: action }, ANSWER_TIMEOUT_MS);
   }
 
   /** Leader: a follower's request. */
@@ -331,12 +326,12 @@ export class WindowSync extends Disposable {
 
   /** Leader: a follower's answer, through this window's inbox guard and POST (never a local agent's request). */
   private async _answerForFollower(body: Json): Promise<Json> {
-    const req = answerRequest.safeParse(body);
-    if (!req.success) {
+    const key = isObject(body) && body.t === 'answer' ? keyOf(body.key) : undefined;
+    const optionId = isObject(body) ? body.optionId : undefined;
+    if (!key || typeof optionId !== 'string') {
       throw new Error('not an answer request');
     }
-    const { key, optionId } = req.data;
-    if (isLocalSource(key.server)) {
+    if (this.o.isLocal(key.server)) {
       throw new Error("a local agent's request is answered in its own window");
     }
     const attempt = await answerThroughInbox(this.o.inbox, { send: (k, o) => this._post(k, o) }, key, optionId);

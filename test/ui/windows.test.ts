@@ -87,7 +87,9 @@ describe('UI: two windows share one stream', function () {
   });
 
   it("after the leader's window closes, a new request raises a toast in the remaining one within 6 s", async () => {
-    const [leaderStream] = await streamIds();
+    const streams = await streamIds();
+    assert.equal(streams.length, 1, 'one account stream before the leader closes');
+    const [leaderStream] = streams;
     await first.close();
     await server.startConversation('claude', 'run: touch after-close.txt', { title: 'After close' });
     await toast(second, 'touch after-close.txt').waitFor({ timeout: 6000 });

@@ -14,6 +14,7 @@ import type { Json } from '../../../src/hub/windowHub';
 import { InboxNotifier, NotificationPolicy } from '../../../src/domain/notificationPolicy';
 import { nullLogger } from '../../../src/protocol/env';
 import { FountainSession } from '../../../src/session/fountainSession';
+import { isLocalSource } from '../../../src/session/localSource';
 import { eventFromJson, eventToJson } from '../../../src/session/windowFacts';
 import { SharedCursorStore, WindowSync, type StreamHolder } from '../../../src/session/windowSync';
 import { createAndAsk, control, requestLog } from '../../support/serverClient';
@@ -82,6 +83,7 @@ class TestWindow {
       stream,
       sender: this.session,
       cursors: this.cursors,
+      isLocal: isLocalSource,
     });
     this.notifier.shouldToast = (item) => this.sync.shouldToast(item);
     this.notifier.onDidDecide((d) => {
