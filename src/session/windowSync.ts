@@ -132,6 +132,8 @@ export class WindowSync extends Disposable {
     this._register(hub.onDidBecomeLeader((e) => void this._lead(e.cursor)));
     this._register(hub.onDidBecomeFollower((e) => this._follow(e.snapshot)));
     this._register(hub.onFact((e) => this._fact(e.body)));
+    // Without a hub this window is on its own: it opens its own stream rather than none.
+    this._register(hub.onDidFail(() => void o.stream.holdStream(true)));
     // Each stored cursor goes to the followers at once (the stream stores it at most about once a second).
     o.cursors.onDidSet = (scope, cursor) => this._publish({ f: 'cursor' }, { scope, cursor });
     this._register(

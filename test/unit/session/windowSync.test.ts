@@ -246,6 +246,24 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
   });
 });
 
+describe('WindowSync when the hub cannot elect', () => {
+  it('opens its own stream instead of none', async () => {
+    const server = await startInProcess();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-sync-'));
+    const w = new TestWindow('alone', dir, server, true);
+    try {
+      // The hub folder vanishes before the election claims its first term: the claim fails.
+      fs.rmSync(path.join(dir, 'hub'), { recursive: true, force: true });
+      await waitFor('the stream', () => w.holds && w.session.state.kind === 'connected', 10_000);
+      assert.equal(w.role(), 'electing');
+    } finally {
+      w.close();
+      await server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('WindowSync facts as JSON', () => {
   it("a backfill's sets survive the hub's JSON, and what is not a fact is refused", () => {
     const e: FeedEvent = {
