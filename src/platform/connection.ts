@@ -30,6 +30,7 @@ export class ConnectionManager extends Disposable {
   private _generation = 0;
   /** False while another window of this VS Code holds the stream (src/session/windowSync.ts). */
   private _holdsStream = true;
+  private _deferred = false;
   private _mirrored: ConnectionState = { kind: 'connecting', attempt: 0 };
   /** `log` with the key in use redacted: every line this class writes goes through it. */
   private _log: Logger;
@@ -70,9 +71,16 @@ export class ConnectionManager extends Disposable {
     return this.session.api;
   }
 
+  /** Before the first start: no stream until `holdStream` says whether this window holds it (the election). */
+  deferStream(): void {
+    this._holdsStream = false;
+    this._deferred = true;
+  }
+
   /** Opens (true) or keeps closed (false: another window holds it) this window's stream; restarts on a change. */
   async holdStream(holds: boolean): Promise<void> {
-    if (holds !== this._holdsStream) {
+    if (holds !== this._holdsStream || this._deferred) {
+      this._deferred = false;
       this._holdsStream = holds;
       await this.restart();
     }

@@ -31,7 +31,7 @@ export async function joinWindows(o: {
   subscriptions: vscode.Disposable[];
 }): Promise<WindowSync | undefined> {
   // No stream until the election says this window leads.
-  void o.connection.holdStream(false);
+  o.connection.deferStream();
   try {
     const sync = new (hubBundle.load().WindowSync)({
       dir: o.storageDir,
