@@ -54,6 +54,8 @@ const options = tests
         details: 'src/ui/detailsDocument.ts',
         // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.
         danger: 'src/ui/dangerModal.ts',
+        // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)
+        hub: 'src/session/windowSync.ts',
       },
       outdir: 'dist',
       bundle: true,

@@ -7,6 +7,7 @@ import { InboxClock } from './session/inboxClock';
 import { LocalSource, localConversation, type LocalSessionInfo } from './session/localSource';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
+import { joinWindows, sharedCursors } from './platform/windows';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
 import type { ManagedSession } from './localui/manager';
@@ -39,9 +40,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
 
   const inbox = new Inbox({ danger: dangerCheck((err) => log.error(`the denylist check failed: ${String(err)}`)) });
   const clock = new InboxClock(inbox);
-  const connection = new ConnectionManager(config, keys, inbox, new GlobalStateCursorStore(context.globalState), log);
+  const cursors = sharedCursors(new GlobalStateCursorStore(context.globalState));
+  const connection = new ConnectionManager(config, keys, inbox, cursors, log);
+  // The windows of this VS Code share one stream: one holds it, the others follow (src/session/windowSync.ts).
+  const storageDir = context.globalStorageUri.fsPath;
+  const windows = await joinWindows({ storageDir, inbox, connection, cursors, log, subscriptions: subs });
   const answers = new AnswerRouter();
-  subs.push(answers.add(connection.session));
+  subs.push(answers.add(windows?.answerSource ?? connection.session));
   const flow = new AnswerFlow(inbox, answers, log);
   const tree = new PendingTree(inbox, clock.onDidCountdown);
   const details = new RequestDetailsView(inbox);
@@ -55,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     tree,
     details,
     log,
-    storageDir: context.globalStorageUri.fsPath,
+    storageDir,
   });
   const notifications = new InboxNotifier(
     inbox,
@@ -63,6 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     () => clock.timers.now(),
     clock.timers,
   );
+  notifications.shouldToast = (item) => windows?.shouldToast(item) ?? true;
   const notifier = new Notifier(inbox, notifications, flow, config, {
     showDetails: (item) => details.show(item),
     pickOption: (item) => commands.pickOption(item, 'toast'),
@@ -108,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   });
   policy.provenance.useLocal((item) => localSource.provenance(item.key));
   subs.push(
-    connection.onDidReceiveEvent((e) => {
+    (windows?.onDidReceiveEvent ?? connection.onDidReceiveEvent)((e) => {
       if (e.type === 'backfillComplete') {
         notifications.endBackfill();
       }
@@ -118,7 +124,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),
   );
-  await connection.restart();
+  if (!windows) {
+    await connection.restart();
+  }
   log.info(`Fountain Approvals ${String((context.extension.packageJSON as { version?: string }).version)} activated`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) {

@@ -142,6 +142,8 @@ export class InboxNotifier implements IDisposable {
   private readonly _sub: IDisposable;
   private _timer: TimerHandle | undefined;
   private _timerAt: number | undefined;
+  /** Whether this window toasts a new item (false: another window of this VS Code shows it; src/session/windowSync.ts). */
+  shouldToast: (item: NotificationCandidate) => boolean = () => true;
 
   constructor(
     private readonly _inbox: Inbox,
@@ -153,7 +155,7 @@ export class InboxNotifier implements IDisposable {
       const now = this._now();
       for (const id of change.ids) {
         const item = this._inbox.get(id);
-        if (item?.pending && change.added.includes(id)) {
+        if (item?.pending && change.added.includes(id) && this.shouldToast(item)) {
           this.policy.offer(item, now);
         } else if (!item?.pending) {
           this.policy.withdraw(id);

@@ -3,37 +3,69 @@
  * longer than `maxFrameBytes` closes that connection (the peer is broken or hostile, and buffering it would not end);
  * a line that is not JSON, or not one of the frames below, is skipped and logged, and the connection stays up.
  */
-import * as z from 'zod/mini';
-
 /** JSON value the hub carries without looking inside (facts, snapshots, requests, replies, cursors). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Any value JSON.parse returned is JSON by construction; a field that must be present still has to be. */
-const json = z.custom<Json>((v) => v !== undefined);
+export type Frame =
+  /** Follower → leader. */
+  | { t: 'hello'; windowId: string; focused: boolean; focusedAt: number }
+  | { t: 'focus'; focused: boolean; focusedAt: number }
+  | { t: 'req'; id: number; body: Json }
+  /** Leader → follower. */
+  | { t: 'welcome'; leaderId: string; generation: number; snapshot: Json; cursor: Json }
+  | { t: 'fact'; body: Json; cursor?: Json }
+  | { t: 'res'; id: number; ok: boolean; body?: Json; error?: string };
 
-/** Follower → leader. */
-const hello = z.object({ t: z.literal('hello'), windowId: z.string(), focused: z.boolean(), focusedAt: z.number() });
-const focus = z.object({ t: z.literal('focus'), focused: z.boolean(), focusedAt: z.number() });
-const req = z.object({ t: z.literal('req'), id: z.number(), body: json });
-/** Leader → follower. */
-const welcome = z.object({
-  t: z.literal('welcome'),
-  leaderId: z.string(),
-  generation: z.number(),
-  snapshot: json,
-  cursor: json,
-});
-const fact = z.object({ t: z.literal('fact'), body: json, cursor: z.optional(json) });
-const res = z.object({
-  t: z.literal('res'),
-  id: z.number(),
-  ok: z.boolean(),
-  body: z.optional(json),
-  error: z.optional(z.string()),
-});
+const isNum = (v: unknown): v is number => typeof v === 'number';
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 
-export const frameSchema = z.discriminatedUnion('t', [hello, focus, req, welcome, fact, res]);
-export type Frame = z.infer<typeof frameSchema>;
+/**
+ * The frame a parsed line holds (only its known fields), or why it is none. Checked by hand rather than with zod:
+ * dist/hub.js is loaded at activation, and a second copy of zod there cost more load time than this whole file.
+ */
+export function parseFrame(v: unknown): Frame | string {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return 'not an object';
+  }
+  const f = v as Record<string, Json | undefined>;
+  switch (f.t) {
+    case 'hello':
+      return isStr(f.windowId) && isBool(f.focused) && isNum(f.focusedAt)
+        ? { t: 'hello', windowId: f.windowId, focused: f.focused, focusedAt: f.focusedAt }
+        : 'hello needs windowId, focused and focusedAt';
+    case 'focus':
+      return isBool(f.focused) && isNum(f.focusedAt)
+        ? { t: 'focus', focused: f.focused, focusedAt: f.focusedAt }
+        : 'focus needs focused and focusedAt';
+    case 'req':
+      return isNum(f.id) && f.body !== undefined ? { t: 'req', id: f.id, body: f.body } : 'req needs id and body';
+    case 'welcome':
+      return isStr(f.leaderId) && isNum(f.generation) && f.snapshot !== undefined && f.cursor !== undefined
+        ? { t: 'welcome', leaderId: f.leaderId, generation: f.generation, snapshot: f.snapshot, cursor: f.cursor }
+        : 'welcome needs leaderId, generation, snapshot and cursor';
+    case 'fact':
+      if (f.body === undefined) {
+        return 'fact needs a body';
+      }
+      return f.cursor === undefined ? { t: 'fact', body: f.body } : { t: 'fact', body: f.body, cursor: f.cursor };
+    case 'res': {
+      if (!isNum(f.id) || !isBool(f.ok) || (f.error !== undefined && !isStr(f.error))) {
+        return 'res needs id and ok (and a string error)';
+      }
+      const res: Frame = { t: 'res', id: f.id, ok: f.ok };
+      if (f.body !== undefined) {
+        res.body = f.body;
+      }
+      if (f.error !== undefined) {
+        res.error = f.error;
+      }
+      return res;
+    }
+    default:
+      return `unknown type ${JSON.stringify(f.t ?? null).slice(0, 40)}`;
+  }
+}
 
 /** Default cap on one frame: a snapshot of a full inbox of 1 MB requests must still fit. */
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -102,11 +134,11 @@ export class FrameDecoder {
       this._sink.malformed(`not JSON (${line.length} chars)`);
       return;
     }
-    const parsed = frameSchema.safeParse(value);
-    if (!parsed.success) {
-      this._sink.malformed(`not a hub frame: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const frame = parseFrame(value);
+    if (typeof frame === 'string') {
+      this._sink.malformed(`not a hub frame: ${frame}`);
       return;
     }
-    this._sink.frame(parsed.data);
+    this._sink.frame(frame);
   }
 }

@@ -79,6 +79,9 @@ export class WindowHub implements IDisposable {
   readonly onDidBecomeFollower = this._onDidBecomeFollower.event;
   private readonly _onFact = new Emitter<FactEvent>();
   readonly onFact = this._onFact.event;
+  private readonly _onDidFail = new Emitter<Error>();
+  /** The election failed (the folder became unusable, say): this window has no role until it joins again. */
+  readonly onDidFail = this._onDidFail.event;
 
   /** Called by the leader for each joining follower's snapshot. */
   snapshotProvider: () => Json = () => null;
@@ -222,6 +225,7 @@ export class WindowHub implements IDisposable {
     this._onDidBecomeLeader.dispose();
     this._onDidBecomeFollower.dispose();
     this._onFact.dispose();
+    this._onDidFail.dispose();
   }
 
   private _elect(): void {
@@ -245,7 +249,10 @@ export class WindowHub implements IDisposable {
           this._follow(won.socket);
         }
       },
-      (e: unknown) => this._opts.log.warn(`hub: election failed: ${String(e)}`),
+      (e: unknown) => {
+        this._opts.log.warn(`hub: election failed: ${String(e)}`);
+        this._onDidFail.fire(e instanceof Error ? e : new Error(String(e)));
+      },
     );
   }
 

@@ -28,6 +28,10 @@ export class ConnectionManager extends Disposable {
   readonly onDidReceiveEvent = this._onDidReceiveEvent.event;
   private _state: ConnectionState = { kind: 'stopped' };
   private _generation = 0;
+  /** False while another window of this VS Code holds the stream (src/session/windowSync.ts). */
+  private _holdsStream = true;
+  private _deferred = false;
+  private _mirrored: ConnectionState = { kind: 'connecting', attempt: 0 };
   /** `log` with the key in use redacted: every line this class writes goes through it. */
   private _log: Logger;
 
@@ -67,6 +71,29 @@ export class ConnectionManager extends Disposable {
     return this.session.api;
   }
 
+  /** Before the first start: no stream until `holdStream` says whether this window holds it (the election). */
+  deferStream(): void {
+    this._holdsStream = false;
+    this._deferred = true;
+  }
+
+  /** Opens (true) or keeps closed (false: another window holds it) this window's stream; restarts on a change. */
+  async holdStream(holds: boolean): Promise<void> {
+    if (holds !== this._holdsStream || this._deferred) {
+      this._deferred = false;
+      this._holdsStream = holds;
+      await this.restart();
+    }
+  }
+
+  /** While another window holds the stream: shows its state. */
+  mirror(state: ConnectionState): void {
+    this._mirrored = state;
+    if (!this._holdsStream) {
+      this.setState(state);
+    }
+  }
+
   /** (Re)creates the client from the current settings and key. */
   async restart(): Promise<void> {
     const generation = ++this._generation;
@@ -91,24 +118,40 @@ export class ConnectionManager extends Disposable {
       return;
     }
     this._log = redactingLogger(this.log, key.key);
-    const client = this.session.connect({ url, key: key.key, allowInsecureHttp: this.config.allowInsecureHttp });
+    const creds = { url, key: key.key, allowInsecureHttp: this.config.allowInsecureHttp };
+    const client = this.session.connect(creds, undefined, this._holdsStream);
+    if (!this._holdsStream) {
+      this.setState(this._mirrored);
+      return; // another window holds the stream; this one keeps the HTTP client (policy editor, provenance)
+    }
     this._log.info(`connecting to ${client.server || url} (key from ${key.source})`);
   }
 
+  /** While another window holds the stream, Reconnect and Refresh run there (src/session/windowSync.ts). */
+  inLeader: ((action: 'reconnect' | 'refresh') => Promise<void>) | undefined;
+
   reconnect(): void {
+    if (!this._holdsStream) {
+      void this.inLeader?.('reconnect').catch((e: unknown) => this._log.warn(`reconnect: ${String(e)}`));
+      return;
+    }
     if (!this.session.reconnect()) {
       void this.restart();
     }
   }
 
   async refresh(): Promise<void> {
+    if (!this._holdsStream) {
+      await this.inLeader?.('refresh');
+      return;
+    }
     await this.session.refresh();
   }
 
   private setState(s: ConnectionState): void {
     const was = this._state.kind;
     this._state = s;
-    if (s.kind === 'authFailed' && was !== 'authFailed') {
+    if (s.kind === 'authFailed' && was !== 'authFailed' && this._holdsStream) {
       // The stream stopped (no retry loop on 401/403): ask for a key once, instead of failing quietly.
       this._log.warn(
         `the server refused the key (${s.status} ${s.reason ?? ''}); the connection stopped: ${JSON.stringify(s.message)}`,

@@ -60,8 +60,11 @@ export class FountainSession extends Disposable implements AnswerSource {
     return this._client.value;
   }
 
-  /** Replaces the connection with one to `creds`, and starts it. The inbox keeps every item across the change. */
-  connect(creds: FountainCredentials, more?: FountainSessionOptions['client']): FountainClient {
+  /**
+   * Replaces the connection with one to `creds`, and starts its stream. The inbox keeps every item across the change.
+   * `stream: false` (another window holds the stream): only the HTTP client, for the policy editor and provenance.
+   */
+  connect(creds: FountainCredentials, more?: FountainSessionOptions['client'], stream = true): FountainClient {
     this._client.value = undefined;
     const inbox = this.opts.inbox;
     const client = new FountainClient({
@@ -88,7 +91,9 @@ export class FountainSession extends Disposable implements AnswerSource {
       this._onDidReceiveEvent.fire(e);
     });
     client.onDidChangeState((s) => this.setState(s));
-    client.start();
+    if (stream) {
+      client.start();
+    }
     return client;
   }
 
