@@ -52,6 +52,8 @@ const options = tests
         confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',
+        // the History view's rows and recommendation texts, loaded when the view first shows (src/ui/historyView.ts)
+        history: 'src/ui/historyTree.ts',
         // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.
         danger: 'src/ui/dangerModal.ts',
         // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)

@@ -14,7 +14,7 @@ import { TOOL_KINDS } from '../policy/verdicts';
 import { FountainHttpError } from '../protocol/apiClient';
 import { Disposable } from '../util/lifecycle';
 import { lazyBundle } from './lazyBundle';
-import { recommendationEvidence, recommendationLabel, type HistoryTree } from './historyView';
+import type { HistoryTree } from './historyView';
 import type { PendingTree } from './pendingTree';
 import type { EditRequest, EditResult, PolicyEditor, PolicyPrompts } from './policyEditor';
 import type { ProvenanceService } from './provenanceService';
@@ -118,11 +118,10 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
         }
         type P = vscode.QuickPickItem & { rec: Recommendation };
         const pick = await vscode.window.showQuickPick<P>(
-          recs.map((rec) => ({
-            label: `${rec.risky ? '$(warning) ' : '$(lightbulb) '}${recommendationLabel(rec)}`,
-            detail: recommendationEvidence(rec),
-            rec,
-          })),
+          recs.map((rec) => {
+            const t = deps.historyTree.texts(rec);
+            return { label: `${rec.risky ? '$(warning) ' : '$(lightbulb) '}${t.label}`, detail: t.evidence, rec };
+          }),
           {
             title: HistoryStrings.recommendationsTitle,
             placeHolder: HistoryStrings.recommendationsPlaceholder,

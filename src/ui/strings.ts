@@ -234,36 +234,11 @@ export const PolicyStrings = {
         ),
 };
 
-/** The approval history and recommendations (issue 6). */
+/** The approval history's commands (issue 6); the view's own strings are in historyStrings.ts (dist/history.js). */
 export const HistoryStrings = {
-  outcome: (o: 'answered' | 'resolvedElsewhere' | 'failed') =>
-    ({
-      answered: vscode.l10n.t('answered'),
-      resolvedElsewhere: vscode.l10n.t('resolved elsewhere'),
-      failed: vscode.l10n.t('failed'),
-    })[o],
-  labelHidden: vscode.l10n.t('(label not kept)'),
-  entryTooltip: (lines: string) => lines,
-  agent: (a: string) => vscode.l10n.t('Agent: {0}', a),
-  runtime: (r: string) => vscode.l10n.t('Runtime: {0}', r),
-  conversation: (c: string, s: string) => vscode.l10n.t('Conversation {0} on {1}', c, s),
-  option: (id: string, kind: string) => vscode.l10n.t('Option: {0} ({1})', id, kind),
-  kind: (k: string) => vscode.l10n.t('Kind: {0}', k),
-  at: (t: string) => vscode.l10n.t('At: {0}', t),
-  outcomeLine: (o: string) => vscode.l10n.t('Outcome: {0}', o),
   cleared: vscode.l10n.t('Approval history cleared.'),
   confirmClear: vscode.l10n.t('Clear the local approval history? Recommendations are computed from it.'),
   clear: vscode.l10n.t('Clear'),
-  recommendationsGroup: (n: number) => vscode.l10n.t('Recommendations ({0})', n),
-  historyGroup: (n: number) => vscode.l10n.t('Answers ({0}), newest first', n),
-  allow: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_allow for {1}?', kind, agent),
-  deny: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_deny for {1}?', kind, agent),
-  evidenceAllow: (count: number, convs: number) =>
-    vscode.l10n.t('you allowed it {0} times in {1} conversations and never rejected it', count, convs),
-  evidenceDeny: (count: number, convs: number) =>
-    vscode.l10n.t('you rejected it {0} times in {1} conversations and never allowed it', count, convs),
-  riskyLabel: vscode.l10n.t('risky: expand to read the warning'),
-  riskyProceed: vscode.l10n.t('I understand: review the change…'),
   noRecommendations: vscode.l10n.t(
     'No recommendations yet: a kind needs the same answer every time, often enough, across conversations.',
   ),

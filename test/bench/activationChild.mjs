@@ -3,6 +3,9 @@
 // account-wide stream). The stand-in answers every API the extension calls at start-up with cheap objects; what real
 // VS Code spends inside those calls (IPC to the main thread) is not counted. Prints one JSON line.
 import Module, { createRequire } from 'node:module';
+// The extension host has node:net loaded before any extension starts (its IPC with the workbench runs over a socket),
+// so loading it is not this extension's cost: the window hub's socket uses it.
+import 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';

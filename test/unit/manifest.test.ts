@@ -39,6 +39,8 @@ describe('the manifest and the packaged files', () => {
         // the request details document's renderer, loaded when details are first shown
         ...(fs.existsSync(path.join(ROOT, 'dist/details.js')) ? ['dist/details.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
+        // the History view's rows and recommendation texts, loaded when the view first shows
+        ...(fs.existsSync(path.join(ROOT, 'dist/history.js')) ? ['dist/history.js'] : []),
         // the window hub and the stream sharing between windows, required at activation
         ...(fs.existsSync(path.join(ROOT, 'dist/hub.js')) ? ['dist/hub.js'] : []),
         // the local-agent bundle, loaded on the first Start Local Agent
