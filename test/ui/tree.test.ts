@@ -16,6 +16,23 @@ function treeRow(page: Page, text: string | RegExp): Locator {
   return page.locator('.pane-body .monaco-list-row', { hasText: text }).first();
 }
 
+/**
+ * Waits for a request's row and for its conversation's row to carry the conversation's title (its info arrived, so
+ * the next redraw of the group does not race a click on the row).
+ */
+async function requestRow(page: Page, text: string, conversationTitle: string): Promise<Locator> {
+  const row = treeRow(page, text);
+  await row.waitFor({ timeout: 30_000 });
+  await page
+    .locator('.pane-body .monaco-list-row .label-name')
+    .filter({ hasText: new RegExp(`^\\s*${conversationTitle}\\s*$`) })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  return row;
+}
+
+const isSelected = async (row: Locator) => !!(await row.getAttribute('class'))?.split(/\s+/).includes('selected');
+
 /** The answer POSTs in the server's request log, for these conversations, as [status, body]. */
 async function answers(server: TestServer, ...ids: string[]): Promise<[number, unknown][]> {
   const log = await server.requestLog();
@@ -72,17 +89,19 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
     // The older request is due in three days, the newer one in two minutes (both detached: the turn ended waiting).
     const days = await server.startConversation('claude', 'wait(259200): touch due-in-days.txt', { title: 'Days' });
     await openView(page);
-    await treeRow(page, 'touch due-in-days.txt').waitFor({ timeout: 30_000 });
+    const daysRow = await requestRow(page, 'touch due-in-days.txt', 'Days');
     const minutes = await server.startConversation('gemini', 'wait(120): touch due-in-minutes.txt', {
       title: 'Minutes',
     });
-    await treeRow(page, 'touch due-in-minutes.txt').waitFor({ timeout: 30_000 });
+    const minutesRow = await requestRow(page, 'touch due-in-minutes.txt', 'Minutes');
     const rows = async (where: string) => (await page.locator(where).allInnerTexts()).join('\n');
     await until('the tree to list the 2-minute request first', async () => {
       const text = await rows('.pane-body .monaco-list-row');
       const [m, d] = [text.indexOf('due-in-minutes'), text.indexOf('due-in-days')];
       return m >= 0 && d >= 0 && m < d;
     });
+    await minutesRow.click(); // selected in the tree: after its answer the selection moves on to the next one
+    await until('the 2-minute row to be selected', () => isSelected(minutesRow));
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Alt+Shift+Y');
     const first = page.locator('.quick-input-list .monaco-list-row').first();
@@ -93,7 +112,8 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
     assert.ok((await first.innerText()).includes('touch due-in-minutes.txt'), 'the 2-minute request is first');
     await page.keyboard.press('Enter');
     await pickRow(page, 'allow_once');
-    // The queue goes on with the next most urgent: the 3-day one.
+    // The tree's selection and the queue go on with the next most urgent: the 3-day one.
+    await until('the tree selection to move to the 3-day request', () => isSelected(daysRow));
     await until('the queue to offer the 3-day request next', async () =>
       (await first.innerText().catch(() => '')).includes('touch due-in-days.txt'),
     );
@@ -108,17 +128,12 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
     const a = await server.startConversation('claude', 'run: touch batch-a.txt', { title: 'Batch A' });
     const b = await server.startConversation('gemini', 'run: touch batch-b.txt', { title: 'Batch B' });
     await openView(page);
-    const rowA = treeRow(page, 'touch batch-a.txt');
-    const rowB = treeRow(page, 'touch batch-b.txt');
-    await rowA.waitFor({ timeout: 30_000 });
-    await rowB.waitFor({ timeout: 30_000 });
+    const rowA = await requestRow(page, 'touch batch-a.txt', 'Batch A');
+    const rowB = await requestRow(page, 'touch batch-b.txt', 'Batch B');
     const logBefore = (await server.requestLog()).filter((e) => e.path.includes('/requests/')).length;
     await rowA.click();
     await rowB.click({ modifiers: [MULTI] });
-    await until('both rows to be selected', async () => {
-      const classes = [await rowA.getAttribute('class'), await rowB.getAttribute('class')];
-      return classes.every((c) => c?.split(/\s+/).includes('selected'));
-    });
+    await until('both rows to be selected', async () => (await isSelected(rowA)) && (await isSelected(rowB)));
     const dialog = page.locator('.monaco-dialog-box');
     const openBatch = async () => {
       await rowB.click({ button: 'right' });
@@ -155,8 +170,7 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
     const { page } = wb;
     const id = await server.startConversation('claude', 'run: touch retry-me.txt', { title: 'Retry' });
     await openView(page);
-    const row = treeRow(page, 'touch retry-me.txt');
-    await row.waitFor({ timeout: 30_000 });
+    const row = await requestRow(page, 'touch retry-me.txt', 'Retry');
     await server.control('POST', '/fail', { route: 'answer', status: 503, retry_after: 20, count: 1 });
     await row.hover();
     await row.locator('.actions .action-label[aria-label^="Allow Once"]').click();
