@@ -144,6 +144,19 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
       await dialog.waitFor({ timeout: 10_000 });
       return dialog.innerText();
     };
+    // The view title offers both batch commands while several rows are selected; Reject lists each own reject option.
+    const header = page.locator('.pane-header', { hasText: 'Pending Approvals' }).first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="Reject Selected"]').click();
+    await dialog.waitFor({ timeout: 10_000 });
+    const rejectText = await dialog.innerText();
+    assert.ok(rejectText.includes('Reject 2 selected requests?'), rejectText);
+    for (const expected of ['touch batch-a.txt', 'touch batch-b.txt', 'reject_once']) {
+      assert.ok(rejectText.includes(expected), `the modal shows ${expected}:\n${rejectText}`);
+    }
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+
     const text = await openBatch();
     for (const expected of ['touch batch-a.txt', 'touch batch-b.txt', 'Batch A', 'Batch B', 'execute', 'allow_once']) {
       assert.ok(text.includes(expected), `the modal shows ${expected}:\n${text}`);
