@@ -43,7 +43,8 @@ const options = tests
       // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
       // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison, the agent-policy
       // editor, loaded on its first command (src/ui/policyEditorCommands.ts), and the request details document's
-      // renderer, loaded when details are first shown (src/ui/details.ts).
+      // renderer, loaded when details are first shown (src/ui/details.ts), and the tree's actions after a user action
+      // (Allow Selected… / Reject Selected…, Retry, the selection after an answer: src/ui/treeActions.ts).
       entryPoints: {
         extension: 'src/extension.ts',
         testApi: 'src/testApi.ts',
@@ -58,6 +59,7 @@ const options = tests
         danger: 'src/ui/dangerModal.ts',
         // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)
         hub: 'src/session/windowSync.ts',
+        treeActions: 'src/ui/treeActions.ts',
       },
       outdir: 'dist',
       bundle: true,

@@ -1,12 +1,14 @@
 /**
- * What the Pending Approvals tree shows, grouped once per inbox change: conversations (ordered by their oldest item)
- * and their requests (oldest first), with an index by conversation key. VS Code asks for every conversation's
+ * What the Pending Approvals tree shows, grouped once per inbox change: conversations (ordered by their most urgent
+ * waiting request) and their requests (waiting ones by nearest deadline, src/domain/urgency.ts), with an index by
+ * conversation key. VS Code asks for every conversation's
  * children and tree item separately; grouping the whole inbox for each of those asks made one render of 10,000
  * requests in 1,000 conversations take seconds. Here a render groups once and every later ask is a map look-up.
  */
 import type { IDisposable } from '../util/lifecycle';
 import type { ConversationGroup, Inbox } from './inbox';
 import type { ConversationInfo } from './model';
+import { byUrgencyGroups } from './urgency';
 
 /** The key of a conversation across servers (the tree's conversation element id). */
 export function conversationKey(server: string, conversationId: string): string {
@@ -38,9 +40,12 @@ export class TreeModel implements IDisposable {
     this.invalidate();
   }
 
-  /** Conversations with visible items, ordered by their oldest item, then the listed ones with none. */
+  /**
+   * Conversations with visible items, ordered by their most urgent waiting request (then those with nothing waiting,
+   * oldest first), then the listed ones with none.
+   */
   groups(): readonly ConversationGroup[] {
-    this._groups ??= this.merge(this.inbox.byConversation());
+    this._groups ??= this.merge(byUrgencyGroups(this.inbox.byConversation()));
     return this._groups;
   }
 

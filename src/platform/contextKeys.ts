@@ -7,6 +7,8 @@ export const enum ContextKey {
   Connected = 'fountain.connected',
   ConnectionProblem = 'fountain.connectionProblem',
   PendingCount = 'fountain.pendingCount',
+  /** More than one row of the Pending Approvals tree is selected (Allow Selected… / Reject Selected…). */
+  PendingMultiSelected = 'fountain.pending.multiSelected',
 }
 
 export function setContext(key: ContextKey, value: unknown): Thenable<unknown> {

@@ -1,7 +1,7 @@
 /**
  * The one scheduler of the inbox's time: it calls `inbox.tick()` when the inbox next needs it (a deadline passing,
- * a closed item leaving), fires `onDidCountdown` while requests are open so countdowns on screen move on, and lends
- * its Timers to the notifier's decision windows. Nothing else in src keeps an inbox timer of its own.
+ * a closed item leaving), fires `onDidCountdown` while requests are open or closed ones are still shown, so countdowns
+ * and "N seconds ago" on screen move on, and lends its Timers to the notifier's decision windows. Nothing else in src keeps an inbox timer of its own.
  */
 import { Emitter, type Event } from '../domain/events';
 import type { Inbox } from '../domain/inbox';
@@ -15,7 +15,10 @@ const MAX_WAIT_MS = 3_600_000;
 
 export class InboxClock extends Disposable {
   private readonly _onDidCountdown = this._register(new Emitter<void>());
-  /** Every COUNTDOWN_MS while the inbox has open requests. */
+  /**
+   * Every COUNTDOWN_MS while the inbox has open requests or closed ones still shown (their "answered elsewhere · 15
+   * seconds ago" moves on too).
+   */
   readonly onDidCountdown: Event<void> = this._onDidCountdown.event;
   private tickTimer: TimerHandle | undefined;
   private countdownTimer: TimerHandle | undefined;
@@ -62,10 +65,11 @@ export class InboxClock extends Disposable {
         this.schedule();
       }, ms);
     }
-    if (this.countdownTimer === undefined && this.inbox.openCount > 0) {
+    const shown = () => this.inbox.openCount > 0 || this.inbox.nextWakeAt() !== undefined;
+    if (this.countdownTimer === undefined && (at !== undefined || this.inbox.openCount > 0)) {
       this.countdownTimer = this.timers.setTimeout(() => {
         this.countdownTimer = undefined;
-        if (this.inbox.openCount > 0) {
+        if (shown()) {
           this._onDidCountdown.fire();
         }
         this.schedule();

@@ -15,6 +15,8 @@ export interface AnsweredEvent {
   readonly item: InboxItem;
   readonly optionId: string;
   readonly result: AnswerResult;
+  /** Where the click came from (the tree moves its selection on without taking the focus from elsewhere). */
+  readonly source: AnswerSource;
 }
 
 /** Where the click came from; logged, never trusted for anything else. */
@@ -74,7 +76,7 @@ export class AnswerFlow {
       return undefined;
     }
     const result = attempt.result;
-    this._onDidAnswer.fire({ item, optionId, result });
+    this._onDidAnswer.fire({ item, optionId, result, source });
     this.log.info(`answer to ${item.key.requestId}: ${result.kind}`);
     this.showResult(item, optionId, result);
     return result;

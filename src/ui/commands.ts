@@ -2,14 +2,20 @@ import * as vscode from 'vscode';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
+import { urgentFirst } from '../domain/urgency';
 import type { PermissionOption } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import { itemIdOf, type RequestDetailsView } from './details';
+import { lazyBundle } from './lazyBundle';
+import { ContextKey, setContext } from '../platform/contextKeys';
 import { inertLine, pickText } from './display';
 import type { PendingTree } from './pendingTree';
 import { CommandStrings } from './strings';
+
+/** Batch answers, Retry and the selection after an answer (src/ui/treeActions.ts), loaded on first use. */
+const treeActions = lazyBundle<typeof import('./treeActions')>('treeActions.js');
 
 export interface CommandDeps {
   readonly inbox: Inbox;
@@ -61,6 +67,27 @@ export class RequestCommands {
         }
       }),
       r('fountain.request.openDiff', (arg?: unknown) => this.openDiff(arg)),
+      r('fountain.request.retry', async (arg?: unknown) => {
+        const item = this.answerTarget(arg);
+        if (item) {
+          await treeActions.load().retry(this.d.flow, item);
+        }
+      }),
+      r('fountain.request.allowSelected', (clicked?: unknown, selected?: unknown) =>
+        treeActions.load().runBatch(this.d, 'allow', clicked, selected),
+      ),
+      r('fountain.request.rejectSelected', (clicked?: unknown, selected?: unknown) =>
+        treeActions.load().runBatch(this.d, 'reject', clicked, selected),
+      ),
+      // After an answer the tree's selection moves on to the next waiting request (src/ui/treeSelection.ts).
+      this.d.flow.onDidAnswer((e) => {
+        if (this.d.tree.view.visible) {
+          void treeActions.load().followAnswer(this.d, e);
+        }
+      }),
+      this.d.tree.view.onDidChangeSelection(
+        (e) => void setContext(ContextKey.PendingMultiSelected, e.selection.length > 1),
+      ),
     ];
   }
 
@@ -83,10 +110,13 @@ export class RequestCommands {
     }
   }
 
-  /** "Answer Next Waiting Request": the oldest waiting request across conversations, then the next, until none. */
+  /**
+   * "Answer Next Waiting Request": the waiting requests across conversations, most urgent first (nearest deadline,
+   * then no deadline, then oldest); after each answer the next most urgent, until none.
+   */
   async answerQueue(): Promise<void> {
     for (;;) {
-      const open = this.d.inbox.open().filter((i) => i.answerable);
+      const open = urgentFirst(this.d.inbox.open());
       if (open.length === 0) {
         void vscode.window.showInformationMessage(CommandStrings.nothingWaiting);
         return;

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import type { Inbox, InboxItem, ItemState } from '../domain/inbox';
+import type { Inbox, InboxItem } from '../domain/inbox';
 import { Emitter, type Event } from '../domain/events';
-import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
-import { AGENT_EXITED, type ConversationInfo } from '../domain/model';
+import type { ConversationInfo } from '../domain/model';
 import { conversationKey, TreeModel } from '../domain/treeModel';
 import { isLocalSource } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
 import { DangerStrings } from './dangerStrings';
 import { inertBlockShort, inertLabel, inertLine } from './display';
+import { rowStateText } from './rowText';
 import { PolicyStrings, TreeStrings } from './strings';
 
 /** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
@@ -70,7 +70,11 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     super();
     this.model = this._register(new TreeModel(inbox));
     this.view = this._register(
-      vscode.window.createTreeView('fountain.pending', { treeDataProvider: this, showCollapseAll: true }),
+      vscode.window.createTreeView('fountain.pending', {
+        treeDataProvider: this,
+        showCollapseAll: true,
+        canSelectMany: true,
+      }),
     );
     this._register(
       inbox.onDidChangeItems((change) => {
@@ -144,12 +148,12 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     }, 50);
   }
 
-  /** Redraws the request rows whose countdown text is no longer what was drawn; nothing when none moved. */
+  /** Redraws the request rows whose state text (countdown, "12 seconds ago") moved since drawn; none when none did. */
   refreshCountdowns(): void {
     const moved: string[] = [];
     for (const [id, drawn] of this._drawnState) {
       const item = this.inbox.get(id);
-      if (item && item.deadline !== undefined && this.stateText(item) !== drawn) {
+      if (item && this.stateText(item) !== drawn) {
         moved.push(id);
       }
     }
@@ -295,6 +299,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       if (inlineRejectOption(item.request.options)) {
         flags.push('reject');
       }
+      if (item.state.kind === 'leftOpen') {
+        flags.push('retry');
+      }
     } else {
       flags.push('closed');
     }
@@ -318,31 +325,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     return t;
   }
 
-  /** "4:59 left", "answering…", "answered elsewhere: reject_once", "expired"… */
+  /** "4:59 left", "answering…", "answered elsewhere: Reject · 12 seconds ago", "expired"… (src/ui/rowText.ts) */
   private stateText(item: InboxItem): string {
-    const s: ItemState = item.state;
-    switch (s.kind) {
-      case 'open':
-        return item.deadline !== undefined ? TreeStrings.left(Time.left(item.deadline - this.now())) : '';
-      case 'answering':
-        return TreeStrings.answering;
-      case 'leftOpen':
-        return TreeStrings.leftOpen(s.reason);
-      case 'answeredByYou':
-        return TreeStrings.answeredByYou(inertLine(s.optionId));
-      case 'resolvedElsewhere':
-        return s.optionId
-          ? TreeStrings.answeredElsewhere(inertLine(s.optionId))
-          : TreeStrings.answeredElsewhereNoOption;
-      case 'expired':
-        return TreeStrings.expired;
-      case 'turnEnded':
-        return TreeStrings.turnEnded;
-      case 'conversationEnded':
-        return s.reason === AGENT_EXITED ? TreeStrings.agentExited : TreeStrings.conversationEnded;
-      case 'noLongerWaiting':
-        return s.cause === 'withdrawn' ? TreeStrings.withdrawn : TreeStrings.noLongerWaiting;
-    }
+    return rowStateText(item, this.now());
   }
 
   /** Plain-text tooltip (never markdown): the full label and options, with control/bidi characters made visible. */

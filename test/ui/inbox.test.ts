@@ -108,7 +108,7 @@ describe('UI: approving in the real workbench', function () {
     });
     assert.equal(direct.status, 200);
     await openView(page);
-    await treeRow(page, /touch raced\.txt.*answered elsewhere: reject/).waitFor({ timeout: 30_000 });
+    await treeRow(page, /touch raced\.txt.*answered elsewhere: Reject · /).waitFor({ timeout: 30_000 });
     const before = (await server.answersFor(id)).length;
     await clickNotificationButton(page, 'touch raced.txt', 'Allow');
     await notification(page, 'Already answered elsewhere: Reject').waitFor({ timeout: 20_000 });

@@ -49,6 +49,8 @@ describe('the manifest and the packaged files', () => {
         ...(fs.existsSync(path.join(ROOT, 'dist/localui.js')) ? ['dist/localui.js'] : []),
         // the agent-policy editor, loaded on its first command
         ...(fs.existsSync(path.join(ROOT, 'dist/policyEditor.js')) ? ['dist/policyEditor.js'] : []),
+        // the tree's batch answers, Retry and selection after an answer, loaded on first use
+        ...(fs.existsSync(path.join(ROOT, 'dist/treeActions.js')) ? ['dist/treeActions.js'] : []),
         'l10n/bundle.l10n.json',
         'media/fountain.svg',
         'media/icon.png',
