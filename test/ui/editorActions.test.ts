@@ -69,6 +69,14 @@ describe('UI: answering from the editor title of a request', function () {
       assert.equal(await menu.locator('.action-label', { hasText: label }).count(), 1, label);
     }
     await page.keyboard.press('Escape');
+    // Not in the Command Palette, even with the request's editor active (a palette run would carry no editor).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Fountain: Allow Once');
+    const paletteRows = page.locator('.quick-input-list .monaco-list-row');
+    await paletteRows.first().waitFor({ timeout: 10_000 }); // fuzzy matching always lists something
+    const listed = (await paletteRows.allInnerTexts()).filter((t) => /^Fountain: (Allow Once|Answer…)(\s|$)/.test(t));
+    assert.deepEqual(listed, [], 'the palette lists no answer command');
+    await page.keyboard.press('Escape');
     await allow.click();
     const { cwd } = await server.conversationState(id);
     await until('the approved command to run', () => fs.existsSync(path.join(cwd, 'allowed-from-details.txt')));
