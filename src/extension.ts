@@ -19,6 +19,7 @@ import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
 import { dangerCheck } from './ui/danger';
 import { RequestDetailsView, detailsBundle } from './ui/details';
+import { registerEditorActions } from './ui/editorTitle';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
@@ -120,6 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       }
     }),
     ...commands.register(),
+    registerEditorActions({ inbox, flow, log, pickOption: (i, s) => commands.pickOption(i, s) }),
     vscode.commands.registerCommand('fountain.signIn', async () => !!(await signIn(config, keys, log))),
     vscode.commands.registerCommand('fountain.signOut', () => signOut(config, keys)),
     vscode.commands.registerCommand('fountain.showLogs', () => log.show()),

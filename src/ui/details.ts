@@ -41,6 +41,16 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
         }
       }),
     );
+    // Setting the document's language closes and reopens it (VS Code fires both events): the reopened document,
+    // like one restored with its tab, is kept up to date too.
+    this._register(
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        const id = itemIdOf(doc.uri);
+        if (id !== undefined) {
+          this._open.set(id, doc.uri);
+        }
+      }),
+    );
     this._register(
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme === DETAILS_SCHEME) {
@@ -111,8 +121,9 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
 class DiffContent implements vscode.TextDocumentContentProvider {
   constructor(private readonly inbox: Inbox) {}
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const [id, index, side] = uri.query.split('&');
-    const item = this.inbox.get(decodeURIComponent(id ?? ''));
+    const [, index, side] = uri.query.split('&');
+    const id = requestIdOf(uri);
+    const item = id ? this.inbox.get(id) : undefined;
     const diff = item?.request.diffs[Number(index)];
     if (!diff) {
       return '';
@@ -127,6 +138,18 @@ export function itemIdOf(uri: vscode.Uri): string | undefined {
   }
   try {
     return decodeURIComponent(uri.query);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The inbox id of the request a details document or either side of one of its diffs shows; else undefined. */
+export function requestIdOf(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== DIFF_SCHEME) {
+    return itemIdOf(uri);
+  }
+  try {
+    return decodeURIComponent(uri.query.split('&')[0]) || undefined;
   } catch {
     return undefined;
   }

@@ -113,3 +113,6 @@ function cwdOf(rawInput: unknown): string | undefined {
   }
   return undefined;
 }
+
+// The editor-title answer commands (editorTitle.ts loads them with this bundle).
+export { EditorActions } from './editorActions';

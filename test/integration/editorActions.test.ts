@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { InboxItem } from '../../src/domain/inbox';
+import type { TestApi } from '../../src/extension';
+import { getApi, harnessServer, openIn, waitFor } from './support';
+import { TestServer } from '../support/serverClient';
+
+/** The option ids of the answers the server received for a conversation, oldest first. */
+async function answered(server: TestServer, conversationId: string): Promise<unknown[]> {
+  return (await server.answersFor(conversationId)).map((e) => e.body);
+}
+
+/** Opens the request's details document the way the tree's Show Details does, and returns its URI. */
+async function openDetails(api: TestApi, item: InboxItem): Promise<vscode.Uri> {
+  await api.selectRequest(item.id);
+  await vscode.commands.executeCommand('fountain.request.showDetails');
+  const editor = await waitFor('the details editor', () => {
+    const e = vscode.window.activeTextEditor;
+    return e?.document.uri.scheme === 'fountain-request' && e.document.getText().includes(item.key.requestId)
+      ? e
+      : undefined;
+  });
+  return editor.document.uri;
+}
+
+describe("editor title answers act on that editor's request only", function () {
+  let server: TestServer;
+  let api: TestApi;
+
+  before(async function () {
+    const info = harnessServer();
+    if (!info) {
+      this.skip();
+    }
+    server = new TestServer(info);
+    api = await getApi();
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Allow Once in a details editor sends its allow_once option once; no argument, a foreign or closed editor, a forged object send nothing', async () => {
+    const id = await server.startConversation('claude', 'run: touch editor-allow.txt');
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    const otherId = await server.startConversation('claude', 'run: touch editor-other.txt');
+    const other = await waitFor('the other request', () => openIn(api.items(), otherId)[0]);
+    const uri = await openDetails(api, item);
+    // The tree now selects the other request: a command that fell back to the selection would answer it.
+    await api.selectRequest(other.id);
+
+    await vscode.commands.executeCommand('fountain.editor.allowOnce');
+    await vscode.commands.executeCommand('fountain.editor.reject');
+    await vscode.commands.executeCommand('fountain.editor.answer');
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', vscode.Uri.file('/tmp/editor-allow.txt'));
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', { kind: 'request', id: other.id });
+    // Our scheme and a request in the inbox, but no editor shows it.
+    const closed = uri.with({ query: encodeURIComponent(other.id) });
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', closed);
+    await vscode.commands.executeCommand('fountain.editor.reject', closed);
+    assert.deepEqual(await answered(server, id), [], 'the refused calls sent nothing for the shown request');
+    assert.deepEqual(await answered(server, otherId), [], 'nor for the selected one');
+
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', uri);
+    assert.deepEqual(await answered(server, id), [{ option_id: 'allow' }], "claude's allow_once, not allow_always");
+    const { cwd } = await server.conversationState(id);
+    await waitFor('the allowed command to run', () => fs.existsSync(path.join(cwd, 'editor-allow.txt')));
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    assert.ok(doc, 'the details document is open');
+    await waitFor('the details document to show the answer', () => doc.getText().includes('answered by you: allow at'));
+    // A second click on the same editor's button sends nothing more.
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', uri);
+    await vscode.commands.executeCommand('fountain.editor.reject', uri);
+    assert.deepEqual(await answered(server, id), [{ option_id: 'allow' }]);
+    assert.deepEqual(await answered(server, otherId), []);
+    assert.equal(api.items().find((i) => i.id === other.id)?.state.kind, 'open');
+  });
+
+  it("Reject in an edit request's diff editor sends that request's reject option", async () => {
+    const id = await server.startConversation('claude', 'say: ready', { title: 'Edit from the diff' });
+    const { cwd } = await server.conversationState(id);
+    fs.writeFileSync(path.join(cwd, 'diff-notes.txt'), 'the old text\n');
+    await waitFor('the first turn to end', async () => (await server.conversationState(id)).status === 'idle');
+    const sent = await server.api('POST', `/api/conversations/${id}/prompts`, {
+      prompt: 'edit: diff-notes.txt => the new text',
+    });
+    assert.ok(sent.status < 300, `prompt: ${sent.status}`);
+    const item = await waitFor('the edit request', () => openIn(api.items(), id)[0]);
+    assert.equal(item.request.diffs.length, 1);
+    await openDetails(api, item);
+    await vscode.commands.executeCommand('fountain.request.openDiff');
+    const input = await waitFor('the diff editor', () => {
+      const i = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return i instanceof vscode.TabInputTextDiff ? i : undefined;
+    });
+    assert.equal(input.modified.scheme, 'fountain-diff');
+    await vscode.commands.executeCommand('fountain.editor.reject', input.modified);
+    assert.deepEqual(await answered(server, id), [{ option_id: 'reject' }]);
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', input.original);
+    assert.deepEqual(await answered(server, id), [{ option_id: 'reject' }], 'answered once');
+    assert.equal(fs.readFileSync(path.join(cwd, 'diff-notes.txt'), 'utf8'), 'the old text\n');
+  });
+});
