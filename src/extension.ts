@@ -17,6 +17,7 @@ import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
 import { ConnectionStatus } from './ui/connectionStatus';
 import { RequestDetailsView, detailsBundle } from './ui/details';
+import { FocusReminder } from './ui/focusReminder';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
@@ -69,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       await vscode.commands.executeCommand('fountain.pending.focus');
       await commands.answerQueue();
     },
-    provenance: (item) => policy.provenance.short(item),
+    provenance: (item) => policy.provenance.cachedShort(item),
   });
   subs.push(
     inbox,
@@ -79,7 +80,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     policy,
     notifications,
     notifier,
-    new ConnectionStatus(connection, inbox, tree.view),
+    new ConnectionStatus(connection, inbox, tree.view, clock),
+    new FocusReminder(notifier, inbox, () => clock.timers.now()),
     clock,
     new FountainAuthProvider(config, keys, log),
   );
