@@ -38,6 +38,15 @@ describe('AttentionTracker', () => {
     assert.deepEqual(a.focus(true, 30_300, waiting('a', 'b')), [], 'a repeated "focused" is no gain');
   });
 
+  it('a window state event with the focus unchanged is no gain', () => {
+    const a = new AttentionTracker(true, 0);
+    a.shown(['a'], 0);
+    a.focus(false, 20_000, waiting('a'));
+    assert.deepEqual(a.focus(true, 30_000, waiting('a')), ['a']);
+    // (VS Code also reports other window state, e.g. "active", with `focused` unchanged.)
+    assert.deepEqual(a.focus(true, 30_500, waiting('a')), []);
+  });
+
   it('a toast the user closed counts as hidden; a later toast of the same request is not', () => {
     const a = new AttentionTracker(true, 0);
     a.shown(['a'], 0);
