@@ -84,6 +84,9 @@ export class Notifier extends Disposable {
 
   /** One "N approvals waiting" for requests whose toasts have hidden (a window gained focus). */
   async remind(ids: readonly string[]): Promise<void> {
+    if (this.config.notifications === 'off') {
+      return; // muted after those toasts were shown
+    }
     const waiting = ids.filter((id) => this.inbox.get(id)?.pending);
     if (waiting.length) {
       await this.showMerged(waiting, ToastStrings.merged(waiting.length));
