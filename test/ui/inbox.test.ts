@@ -397,6 +397,42 @@ describe('UI: approving in the real workbench', function () {
     );
   });
 
+  it('a window gaining focus brings back a request whose toast has hidden: one "1 approval waiting", not again on a flicker', async () => {
+    const { page } = wb;
+    // The workbench reads the window's focus from document.hasFocus() when the page's visibility or focus changes.
+    const setFocus = (focused: boolean | undefined) =>
+      page.evaluate((f) => {
+        if (f === undefined) {
+          delete (document as { hasFocus?: () => boolean }).hasFocus; // the real one again
+        } else {
+          document.hasFocus = () => f;
+        }
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, focused);
+    await server.startConversation('claude', 'run: touch come-back.txt', { title: 'Come back' });
+    const t = toast(page, 'touch come-back.txt');
+    await t.waitFor({ timeout: 30_000 });
+    await page.mouse.move(0, 0); // a hovered toast stays
+    await t.waitFor({ state: 'hidden', timeout: 60_000 }); // VS Code hides it after 10–12 s in a focused window
+    const reminders = page.locator('.notification-toast', { hasText: /approvals? waiting/ });
+    assert.equal(await reminders.count(), 0, 'no reminder while the window keeps its focus');
+    try {
+      await setFocus(false);
+      await page.waitForTimeout(200);
+      await setFocus(true);
+      const r = toast(page, '1 approval waiting');
+      await r.waitFor({ timeout: 20_000 });
+      assert.ok((await buttonTexts(r)).includes('Review'));
+      await setFocus(false);
+      await page.waitForTimeout(200);
+      await setFocus(true);
+      await page.waitForTimeout(2000); // a second reminder would show at once
+      assert.equal(await reminders.count(), 1, 'one reminder per gain, none on a flicker right after it');
+    } finally {
+      await setFocus(undefined);
+    }
+  });
+
   // Last: it turns notifications off for the rest of this workbench.
   it('"Don\'t Show Again" writes fountain.notifications = off; later requests only update the view and badge', async () => {
     const { page } = wb;
