@@ -20,6 +20,7 @@ import { ConnectionStatus } from './ui/connectionStatus';
 import { dangerCheck } from './ui/danger';
 import { RequestDetailsView, detailsBundle } from './ui/details';
 import { registerEditorActions } from './ui/editorTitle';
+import { FocusReminder } from './ui/focusReminder';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
@@ -77,7 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       await vscode.commands.executeCommand('fountain.pending.focus');
       await commands.answerQueue();
     },
-    provenance: (item) => policy.provenance.short(item),
+    provenance: (item) => policy.provenance.cachedShort(item),
   });
   subs.push(
     inbox,
@@ -87,7 +88,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     policy,
     notifications,
     notifier,
-    new ConnectionStatus(connection, inbox, tree.view),
+    new ConnectionStatus(connection, inbox, tree.view, clock),
+    new FocusReminder(notifier, inbox, () => clock.timers.now()),
     clock,
     new FountainAuthProvider(config, keys, log),
   );

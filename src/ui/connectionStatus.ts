@@ -1,13 +1,22 @@
 import * as vscode from 'vscode';
+import { hasWaitedLong } from '../domain/attention';
+import type { Event } from '../domain/events';
 import type { Inbox } from '../domain/inbox';
 import type { ConnectionState } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
 import { Disposable } from '../util/lifecycle';
 import { StatusStrings } from './strings';
 
+/** The inbox clock's ticks and time (src/session/inboxClock.ts). */
+export interface StatusClock {
+  readonly onDidCountdown: Event<void>;
+  readonly timers: { now(): number };
+}
+
 /**
  * One status bar item on the left: connection state and open count. A click focuses the Pending Approvals view;
- * the tooltip offers Reconnect and Show Logs. Warning/error backgrounds only for a lost connection or refused key.
+ * the tooltip offers Reconnect and Show Logs. Warning/error backgrounds for a lost connection or refused key, and
+ * the warning background while a request has waited over a minute (re-checked on the inbox clock's ticks).
  * No agent text ever reaches this item (its tooltip is trusted markdown with our own command links only).
  */
 export class ConnectionStatus extends Disposable {
@@ -18,6 +27,7 @@ export class ConnectionStatus extends Disposable {
     private readonly inbox: Inbox,
     /** The Pending Approvals view: its description carries the reason while the connection has a problem. */
     private readonly view?: vscode.TreeView<unknown>,
+    private readonly clock?: StatusClock,
   ) {
     super();
     this.item = this._register(
@@ -27,6 +37,9 @@ export class ConnectionStatus extends Disposable {
     this.item.command = 'fountain.pending.focus';
     this._register(connection.onDidChangeState(() => this.render()));
     this._register(inbox.onDidChangeItems(() => this.render()));
+    if (clock) {
+      this._register(clock.onDidCountdown(() => this.render()));
+    }
     this.render();
     this.item.show();
   }
@@ -69,11 +82,15 @@ export class ConnectionStatus extends Disposable {
         break;
     }
     this.item.text = text;
-    this.item.backgroundColor = background;
     if (this.view) {
       // Welcome views are static text; the reason goes next to the view's title.
       this.view.description = background ? detail : undefined;
     }
+    if (!background && n > 0 && this.clock && hasWaitedLong(this.inbox.open(), this.clock.timers.now())) {
+      background = new vscode.ThemeColor('statusBarItem.warningBackground');
+      detail = `${detail}; ${StatusStrings.waitingLong}`;
+    }
+    this.item.backgroundColor = background;
     this.item.accessibilityInformation = { label: `${StatusStrings.name}: ${detail}. ${StatusStrings.waiting(n)}` };
     const md = new vscode.MarkdownString(undefined, true);
     // Only our own, fixed command links are enabled; the server-provided reason is escaped text.

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { keyId } from '../domain/model';
 import type { InboxNotifier, NotificationDecision } from '../domain/notificationPolicy';
@@ -22,13 +23,24 @@ type Button = vscode.MessageItem &
     | { readonly action: 'more' | 'details' | 'mute' | 'review' }
   );
 
+/** A toast went up naming `ids`; `closed` settles when it is closed (a click, or dismissed). */
+export interface ShownToast {
+  readonly ids: readonly string[];
+  readonly closed: Thenable<unknown>;
+}
+
 /**
- * Shows the toasts the notification policy decides on: one per new request (buttons = the runtime's option names in
- * its order, or allow/reject/More… when there are more than three), or one merged "N approvals waiting". A click
- * goes through AnswerFlow, which re-checks the request at click time: a toast clicked after someone else answered
- * (or from the notification centre much later) sends nothing.
+ * Shows the toasts the notification policy decides on, at once: one per new request (buttons = the runtime's option
+ * names in its order, or allow/reject/More… when there are more than three), "N more approvals waiting" for the
+ * extras of a burst, "N approvals waiting" for what a backfill found or as a reminder (`remind`). A click goes
+ * through AnswerFlow, which re-checks the request at click time: a toast clicked after someone else answered (or
+ * from the notification centre much later) sends nothing.
  */
 export class Notifier extends Disposable {
+  private readonly _onDidShow = this._register(new Emitter<ShownToast>());
+  /** Every toast this notifier shows, with the requests it names (src/ui/focusReminder.ts listens). */
+  readonly onDidShow = this._onDidShow.event;
+
   constructor(
     private readonly inbox: Inbox,
     notifier: InboxNotifier,
@@ -38,8 +50,8 @@ export class Notifier extends Disposable {
       showDetails(item: InboxItem): Promise<void>;
       pickOption(item: InboxItem): Promise<void>;
       review(): Promise<void>;
-      /** A short "asked by kind "execute" (agent policy)", when known within a moment. */
-      provenance?(item: InboxItem): Promise<string | undefined>;
+      /** A short "asked by kind "execute" (agent policy)", only when already known: a toast never waits for it. */
+      provenance?(item: InboxItem): string | undefined;
     },
   ) {
     super();
@@ -55,8 +67,14 @@ export class Notifier extends Disposable {
   }
 
   private async show(d: NotificationDecision): Promise<void> {
-    if (d.type === 'merged') {
-      await this.showMerged(d.keys.length);
+    if (d.type !== 'single') {
+      const ids = d.keys.map(keyId).filter((id) => this.inbox.get(id)?.pending);
+      if (ids.length) {
+        await this.showMerged(
+          ids,
+          d.type === 'more' ? ToastStrings.moreWaiting(ids.length) : ToastStrings.merged(ids.length),
+        );
+      }
       return;
     }
     const item = this.inbox.get(keyId(d.key));
@@ -65,12 +83,19 @@ export class Notifier extends Disposable {
     }
   }
 
-  private async showSingle(shown: InboxItem): Promise<void> {
-    const why = await this.actions.provenance?.(shown);
-    const item = this.inbox.get(shown.id) ?? shown;
-    if (!item.pending) {
-      return; // answered or gone while the policy was read
+  /** One "N approvals waiting" for requests whose toasts have hidden (a window gained focus). */
+  async remind(ids: readonly string[]): Promise<void> {
+    if (this.config.notifications === 'off') {
+      return; // muted after those toasts were shown
     }
+    const waiting = ids.filter((id) => this.inbox.get(id)?.pending);
+    if (waiting.length) {
+      await this.showMerged(waiting, ToastStrings.merged(waiting.length));
+    }
+  }
+
+  private async showSingle(item: InboxItem): Promise<void> {
+    const why = this.actions.provenance?.(item);
     const choice = toastButtons(item.request.options);
     const ours = [ToastStrings.more, ToastStrings.details, ToastStrings.mute];
     // A name that disagrees with its kind shows the kind first; names that look alike (confusable-folded, e.g. a
@@ -105,7 +130,7 @@ export class Notifier extends Disposable {
     const asked = why ? `${base} (${why})` : base;
     const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), asked) : asked;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    const pick = await show<Button>(message, ...buttons);
+    const pick = await this.shown([item.id], show<Button>(message, ...buttons));
     if (!pick) {
       return; // dismissed: the request stays waiting in the tree
     }
@@ -127,15 +152,20 @@ export class Notifier extends Disposable {
     }
   }
 
-  private async showMerged(n: number): Promise<void> {
+  private async showMerged(ids: readonly string[], message: string): Promise<void> {
     const review: Button = { title: ToastStrings.review, action: 'review' };
     const mute: Button = { title: ToastStrings.mute, action: 'mute' };
-    const pick = await vscode.window.showWarningMessage<Button>(ToastStrings.merged(n), review, mute);
+    const pick = await this.shown(ids, vscode.window.showWarningMessage<Button>(message, review, mute));
     if (pick === review) {
       await this.actions.review();
     } else if (pick === mute) {
       await this.mute();
     }
+  }
+
+  private shown<T>(ids: readonly string[], closed: Thenable<T>): Thenable<T> {
+    this._onDidShow.fire({ ids, closed });
+    return closed;
   }
 
   /** "Don't Show Again": writes fountain.notifications = off as a user setting (visible and reversible). */

@@ -72,6 +72,11 @@ export class ProvenanceService extends Disposable {
     return this.localText(item) ?? describeProvenance(this.of(item));
   }
 
+  /** The toast's short form if it is known now (a toast never waits for it; the tree and details show it later). */
+  cachedShort(item: InboxItem): string | undefined {
+    return this.localText(item) ?? shortText(this.of(this.inbox.get(item.id) ?? item));
+  }
+
   /** The toast's short form, once known (waits up to `ms` for the conversation and the agent policy). */
   async short(item: InboxItem, ms = 1500): Promise<string | undefined> {
     const local = this.localText(item);
@@ -81,11 +86,9 @@ export class ProvenanceService extends Disposable {
     const end = Date.now() + ms;
     for (;;) {
       const current = this.inbox.get(item.id) ?? item;
-      const p = this.of(current);
-      if (p.kind !== 'pending') {
-        return p.kind === 'explained' && p.key !== null
-          ? PolicyStrings.askedBy(keyText(p), sourceText(p.source))
-          : describeProvenance(p);
+      const text = shortText(this.of(current));
+      if (text !== undefined) {
+        return text;
       }
       if (Date.now() >= end) {
         return undefined;
@@ -93,6 +96,16 @@ export class ProvenanceService extends Disposable {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/** The short form of a known provenance; nothing while it is still pending. */
+function shortText(p: Provenance): string | undefined {
+  if (p.kind === 'pending') {
+    return undefined;
+  }
+  return p.kind === 'explained' && p.key !== null
+    ? PolicyStrings.askedBy(keyText(p), sourceText(p.source))
+    : describeProvenance(p);
 }
 
 export function keyText(p: Pick<Extract<Provenance, { kind: 'explained' }>, 'key' | 'keyType'>): string {

@@ -133,7 +133,10 @@ export const DetailStrings = {
 
 export const ToastStrings = {
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
-  merged: (n: number) => vscode.l10n.t('{0} approvals waiting', n),
+  merged: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
+  /** The extras of a burst, after the first requests got toasts of their own. */
+  moreWaiting: (n: number) =>
+    n === 1 ? vscode.l10n.t('1 more approval waiting') : vscode.l10n.t('{0} more approvals waiting', n),
   /** A button whose option name disagrees with its kind: the kind first. */
   optionWithKind: (name: string, kind: string) => vscode.l10n.t('{1}: "{0}"', name, kind),
   kindLabel: (kind: string) => {
@@ -170,6 +173,8 @@ export const StatusStrings = {
   noServer: vscode.l10n.t('no server configured'),
   noKey: vscode.l10n.t('not signed in'),
   waiting: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
+  /** Beside the count while a request has waited over a minute (the item then has the warning background). */
+  waitingLong: vscode.l10n.t('a request has waited over a minute'),
   show: vscode.l10n.t('Show Pending Approvals'),
   reconnect: vscode.l10n.t('Reconnect'),
   showLogs: vscode.l10n.t('Show Logs'),

@@ -14,6 +14,7 @@ import { MemoryCursorStore } from '../memoryCursorStore';
 import { activationBench } from './activation';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { generate } from './gen';
+import { TOAST_REQUESTS, toastLatencyBench } from './toasts';
 import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
 
 const EVENTS = 200_000;
@@ -168,6 +169,8 @@ async function main(): Promise<void> {
   const heap = heapGrowthMb();
   const bf = await backfillOnLocalServer();
   const tree = treeRenderBench();
+  const toasts = await toastLatencyBench();
+  const toastWhat = `${TOAST_REQUESTS} requests 1–3 s apart`;
   const treeWhat = `${TREE_REQUESTS.toLocaleString('en')} requests in ${TREE_CONVERSATIONS.toLocaleString('en')} conversations`;
   const rows: Array<[string, string, string, boolean | undefined]> = [
     ['eventsource-parser alone (baseline)', `${Math.round(baseRate).toLocaleString('en')} events/s`, '—', undefined],
@@ -225,6 +228,31 @@ async function main(): Promise<void> {
       `${tree.newMs.toFixed(1)} ms`,
       '≤ 200 ms',
       tree.newMs <= 200,
+    ],
+    [
+      `toast latency before issue 13 (1.5 s burst window + provenance wait), p50, ${toastWhat} (baseline)`,
+      `${toasts.old.p50.toFixed(0)} ms`,
+      '—',
+      undefined,
+    ],
+    ['same, p99 (baseline)', `${toasts.old.p99.toFixed(0)} ms`, '—', undefined],
+    [
+      'toast latency: FeedEvent into the inbox → show*Message call, p50',
+      `${toasts.now.p50.toFixed(2)} ms`,
+      '—',
+      undefined,
+    ],
+    [
+      `same, p99 (shared notices: ${toasts.now.shared}, before: ${toasts.old.shared})`,
+      `${toasts.now.p99.toFixed(2)} ms`,
+      '≤ 50 ms',
+      toasts.now.p99 <= 50 && toasts.now.shared === 0,
+    ],
+    [
+      'toast latency p50, before / now',
+      `${Math.round(toasts.old.p50 / toasts.now.p50).toLocaleString('en')}×`,
+      'reported',
+      undefined,
     ],
   ];
   const w = [Math.max(...rows.map((r) => r[0].length)), Math.max(...rows.map((r) => r[1].length)), 9];

@@ -143,6 +143,9 @@ describe('test server: CLI and control API over HTTP', function () {
       };
       const adv = (await (await ctl('/clock/advance', { ms: 90_000 })).json()) as { now_ms: number };
       assert.equal(adv.now_ms - before.now_ms, 90_000);
+      const back = (await (await ctl('/clock/rewind', { seconds: 30 })).json()) as { now_ms: number };
+      assert.equal(back.now_ms - before.now_ms, 60_000, 'rewind takes time off again');
+      assert.equal((await ctl('/clock/rewind', { ms: -5 })).status, 422);
       assert.equal(
         (await ctl('/fail', { route: 'me', status: 503, retry_after: 30, body: { error: 'sandbox_unavailable' } }))
           .status,

@@ -3,7 +3,8 @@
  * clock, never a bare setTimeout, so tests can move time forward instead of waiting for it.
  *
  * - `real` mode: now() is wall time plus an offset; timers also fire on their own through a real setTimeout.
- *   advance(ms) adds to the offset and fires whatever became due (the control API's "advance the clock").
+ *   advance(ms) adds to the offset and fires whatever became due (the control API's "advance the clock");
+ *   rewind(ms) takes it off again.
  * - `manual` mode: time stands still at `start` until advance(ms) moves it; timers fire only inside advance().
  */
 
@@ -79,6 +80,19 @@ export class ServerClock implements Clock {
     }
     this.offset += ms;
     this.fireDue();
+    return this.now();
+  }
+
+  /**
+   * Move time back (control API `clock/rewind`): what happens next is stamped `ms` earlier, so a test can make a
+   * request that was asked a while ago without waiting. Timers keep their due time, so they fire `ms` later.
+   */
+  rewind(ms: number): number {
+    if (!(ms >= 0)) {
+      throw new Error('rewind: ms must be a non-negative number');
+    }
+    this.offset -= ms;
+    this.arm();
     return this.now();
   }
 

@@ -123,8 +123,10 @@ describe('UI: approving in the real workbench', function () {
       ['gemini', 'Beta', 'queue-2.txt'],
       ['codex', 'Gamma', 'queue-3.txt'],
     ] as const) {
-      ids.push(await server.startConversation(agent, `run: touch ${file}`, { title }));
-      await toast(page, `touch ${file}`).waitFor({ timeout: 30_000 });
+      const id = await server.startConversation(agent, `run: touch ${file}`, { title });
+      ids.push(id);
+      // In order, oldest first (three within 2 s may share a notification now: the view is what this test reads).
+      await until(`the server to hold ${file}`, async () => (await server.conversationState(id)).held[0]);
     }
     await openView(page);
     for (const title of ['Alpha', 'Beta', 'Gamma']) {
@@ -325,6 +327,119 @@ describe('UI: approving in the real workbench', function () {
     assert.equal((await server.answersFor(hugeId)).length, 0);
   });
 
+  it('requests a few seconds apart each get their own toast; a burst of five gets two, then one "3 more approvals waiting"', async () => {
+    const { page } = wb;
+    await server.startConversation('claude', 'run: touch apart-1.txt', { title: 'Apart one' });
+    await toast(page, 'touch apart-1.txt').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2500); // spacing the input, not timing the output: the next request comes later
+    await server.startConversation('gemini', 'run: touch apart-2.txt', { title: 'Apart two' });
+    await toast(page, 'touch apart-2.txt').waitFor({ timeout: 30_000 });
+    assert.equal(await notification(page, 'more approval').count(), 0, 'no shared notification for two');
+    await runCommand(page, 'Notifications: Clear All Notifications');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(2500); // the burst below starts a run of its own
+
+    // A burst: the stream holds its frames until the server holds all five requests, then writes them at once.
+    await server.control('POST', '/streams/stall', { stalled: true });
+    const files = [1, 2, 3, 4, 5].map((i) => `burst-${i}.txt`);
+    try {
+      const ids = await Promise.all(
+        files.map((f, i) => server.startConversation('claude', `run: touch ${f}`, { title: `Burst ${i + 1}` })),
+      );
+      for (const id of ids) {
+        await until('the server to hold the burst', async () => (await server.conversationState(id)).held[0]);
+      }
+    } finally {
+      await server.control('POST', '/streams/stall', { stalled: false });
+    }
+    await notification(page, '3 more approvals waiting').waitFor({ timeout: 30_000 });
+    const own = await until('two toasts of their own', async () => {
+      const shown: string[] = [];
+      for (const f of files) {
+        if ((await notification(page, `touch ${f}`).count()) > 0) {
+          shown.push(f);
+        }
+      }
+      return shown.length === 2 ? shown : undefined;
+    });
+    await page.waitForTimeout(1000); // nothing else follows: no third toast of its own, no second shared one
+    let singles = 0;
+    for (const f of files) {
+      singles += await notification(page, `touch ${f}`).count();
+    }
+    assert.equal(singles, 2, `toasts of their own: ${own.join(', ')}`);
+    assert.equal(await page.locator('.notification-toast', { hasText: 'more approval' }).count(), 1);
+    await clickNotificationButton(page, '3 more approvals waiting', 'Review');
+    await page.locator('.quick-input-widget', { hasText: 'touch burst-' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('the status bar item gets the warning background once a request has waited over a minute', async () => {
+    const { page } = wb;
+    const item = page.locator('.statusbar-item:has([aria-label^="Fountain Approvals:"])').first();
+    await item.waitFor({ timeout: 20_000 });
+    assert.ok(!(await item.getAttribute('class'))?.includes('warning-kind'), 'no warning before');
+    // The server's clock goes back 90 s, so the request it holds next was asked 90 s ago.
+    await server.control('POST', '/clock/rewind', { seconds: 90 });
+    let id: string;
+    try {
+      id = await server.startConversation('claude', 'run: touch waited-long.txt', { title: 'Long wait' });
+      await until('the server to hold it', async () => (await server.conversationState(id)).held[0]);
+    } finally {
+      await server.control('POST', '/clock/advance', { seconds: 90 });
+    }
+    await until('the warning background', async () => (await item.getAttribute('class'))?.includes('warning-kind'));
+    const label = await item.locator('[aria-label^="Fountain Approvals:"]').first().getAttribute('aria-label');
+    assert.match(label ?? '', /waited over a minute/);
+    await server.control('POST', `/conversations/${id}/interrupt`);
+    await until(
+      'no warning once nothing has waited long',
+      async () => !(await item.getAttribute('class'))?.includes('warning-kind'),
+    );
+  });
+
+  it('a window gaining focus brings back a request whose toast has hidden: one "1 approval waiting", not again on a flicker', async () => {
+    const { page } = wb;
+    // The workbench reads the window's focus from document.hasFocus() when the page's visibility or focus changes.
+    const setFocus = (focused: boolean | undefined) =>
+      page.evaluate((f) => {
+        if (f === undefined) {
+          delete (document as { hasFocus?: () => boolean }).hasFocus; // the real one again
+        } else {
+          document.hasFocus = () => f;
+        }
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, focused);
+    await server.startConversation('claude', 'run: touch come-back.txt', { title: 'Come back' });
+    const t = toast(page, 'touch come-back.txt');
+    await t.waitFor({ timeout: 30_000 });
+    await page.mouse.move(0, 0); // a hovered toast stays
+    await t.waitFor({ state: 'hidden', timeout: 60_000 }); // VS Code hides it after 10–12 s in a focused window
+    const reminders = page.locator('.notification-toast', { hasText: /approvals? waiting/ });
+    assert.equal(await reminders.count(), 0, 'no reminder while the window keeps its focus');
+    try {
+      await setFocus(false);
+      await page.waitForTimeout(200);
+      await setFocus(true);
+      const r = toast(page, '1 approval waiting');
+      await r.waitFor({ timeout: 20_000 });
+      assert.ok((await buttonTexts(r)).includes('Review'));
+      // VS Code replaces a notification with the same text by a new one: mark this one to tell them apart.
+      await r.evaluate((el) => el.setAttribute('data-first-reminder', ''));
+      await setFocus(false);
+      await page.waitForTimeout(200);
+      await setFocus(true);
+      await page.waitForTimeout(2000); // a second reminder would show at once
+      assert.equal(await reminders.count(), 1, 'one reminder toast');
+      assert.equal(
+        await page.locator('.notification-toast[data-first-reminder]').count(),
+        1,
+        'still the first reminder: none on a flicker right after it',
+      );
+    } finally {
+      await setFocus(undefined);
+    }
+  });
+
   // Last: it turns notifications off for the rest of this workbench.
   it('"Don\'t Show Again" writes fountain.notifications = off; later requests only update the view and badge', async () => {
     const { page } = wb;
@@ -338,7 +453,7 @@ describe('UI: approving in the real workbench', function () {
     await server.startConversation('gemini', 'run: touch after-mute.txt', { title: 'After mute' });
     await openView(page);
     await treeRow(page, 'touch after-mute.txt').waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(4000); // longer than the burst window plus the provenance wait: a toast would show by now
+    await page.waitForTimeout(4000); // a toast shows as the request arrives: it would show by now
     assert.equal(await notification(page, 'touch after-mute.txt').count(), 0, 'no notification once muted');
   });
 });

@@ -41,7 +41,7 @@ class TestWindow {
   readonly cursors = new SharedCursorStore(this.inner);
   readonly inbox = new Inbox();
   readonly session = new FountainSession({ inbox: this.inbox, cursorStore: this.cursors, logger: nullLogger });
-  readonly notifier = new InboxNotifier(this.inbox, new NotificationPolicy({ burstWindowMs: 0 }));
+  readonly notifier = new InboxNotifier(this.inbox, new NotificationPolicy());
   readonly toasts: string[] = [];
   readonly sync: WindowSync;
   holds = false;
