@@ -131,6 +131,9 @@ export class LocalSessionManager extends Disposable {
   );
   /** A session's agent ended without Stop or Restart. */
   readonly onDidCrash = this._onDidCrash.event;
+  private readonly _onDidAsk = this._register(new vscode.EventEmitter<{ session: ManagedSession; ask: PendingAsk }>());
+  /** Each ask of a listed session, as it goes to the inbox (the approval log of src/localui/gateWatch.ts). */
+  readonly onDidAsk = this._onDidAsk.event;
 
   constructor(private readonly deps: LocalManagerDeps) {
     super();
@@ -211,6 +214,7 @@ export class LocalSessionManager extends Disposable {
         gate,
         ask: (ask) => {
           if (owner) {
+            this._onDidAsk.fire({ session: owner, ask });
             this.deps.ask(owner, ask);
           } else {
             this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
@@ -266,6 +270,11 @@ export class LocalSessionManager extends Disposable {
   /** Deactivate: stops every session and waits for each process group to end. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.list].map((m) => this.stop(m).catch(() => undefined)));
+  }
+
+  /** Something a session shows changed (its gate's mode or grants): the tree redraws. */
+  changed(): void {
+    this._onDidChange.fire();
   }
 
   /** The settings, the workspace folders or trust changed: every session's gate decides with the new values. */
