@@ -110,6 +110,8 @@ export interface LocalGateTestApi {
   ) => Promise<{ result: RecommendResult | undefined; preview?: { title: string; detail: string } }>;
   /** The yolo status bar item's text while shown. */
   readonly yoloStatus: () => string | undefined;
+  /** How often the Pending Approvals tree told VS Code to redraw since the test API was made. */
+  readonly treeRedraws: () => number;
 }
 
 interface TestApiDeps {
@@ -273,6 +275,8 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
 
 function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
   const { manager } = local;
+  let redraws = 0;
+  tree.onDidChangeTreeData(() => redraws++);
   const prompts = (over: Partial<GatePrompts>): GatePrompts => ({
     pickMode: () => Promise.resolve(undefined),
     confirmYolo: () => Promise.resolve(false),
@@ -356,6 +360,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
       return { result, ...(preview ? { preview } : {}) };
     },
     yoloStatus: () => local.ui().yolo.text,
+    treeRedraws: () => redraws,
   };
 }
 

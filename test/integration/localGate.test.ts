@@ -224,8 +224,12 @@ describe('the local gate in the extension host', function () {
     // claude allows read-only git commands such as `git status` by itself (they never reach a client), so the
     // command is `git init -q <new folder>`, which claude asks about.
     const api = await getApi();
+    const beforeMode = api.local.gate.treeRedraws();
     assert.deepEqual(await api.local.gate.setMode(id, 'ask'), { ok: true, mode: 'ask' });
+    await waitFor('the tree redrawn for the mode', () => api.local.gate.treeRedraws() > beforeMode, 5000);
+    const redraws = api.local.gate.treeRedraws();
     assert.equal(api.local.gate.addGrant(id, { scope: 'verb', verb: 'git' }), true);
+    await waitFor('the tree redrawn for the new grant', () => api.local.gate.treeRedraws() > redraws, 5000);
     const row = await waitFor(
       'the grant row under the session',
       () => group(api)?.children.find((c) => c.label === GIT_GRANT_ROW),
@@ -251,7 +255,9 @@ describe('the local gate in the extension host', function () {
     assert.equal(await vscode.commands.executeCommand('fountain.local.revokeGrant', forged), false);
     assert.deepEqual(api.local.gate.state(id)?.grants, [{ scope: 'verb', verb: 'git' }]);
 
+    const beforeRevoke = api.local.gate.treeRedraws();
     assert.equal(await api.local.gate.revokeRow(GIT_GRANT_ROW), true);
+    await waitFor('the tree redrawn for the revoke', () => api.local.gate.treeRedraws() > beforeRevoke, 5000);
     assert.deepEqual(api.local.gate.state(id)?.grants, []);
     await waitFor('the grant row gone', () => !group(api)?.children.some((c) => c.label === GIT_GRANT_ROW), 5000);
 
