@@ -112,6 +112,8 @@ export interface LocalGateTestApi {
   readonly yoloStatus: () => string | undefined;
   /** How often the Pending Approvals tree told VS Code to redraw since the test API was made. */
   readonly treeRedraws: () => number;
+  /** The latest gate lines written to the Fountain Approvals log (decisions, mode and grant changes). */
+  readonly logLines: () => readonly string[];
 }
 
 interface TestApiDeps {
@@ -361,6 +363,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
     },
     yoloStatus: () => local.ui().yolo.text,
     treeRedraws: () => redraws,
+    logLines: () => local.ui().watch.lines,
   };
 }
 

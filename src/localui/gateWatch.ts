@@ -1,9 +1,10 @@
 /**
  * Each local session's gate, watched from the lazily loaded UI (sessions exist only after Start Local Agent loaded
- * it): every mode and grant change is logged and redraws the tree, and every ask you answer is kept in the
- * session's approval log, which Recommend Local Allow Patterns… reads.
+ * it): every gate decision (verdict, rule, reason, what was sent) and every mode and grant change is logged to the
+ * Fountain Approvals output channel, a mode or grant change redraws the tree, and every ask you answer is kept in
+ * the session's approval log, which Recommend Local Allow Patterns… reads.
  */
-import type { PendingAsk } from '../local';
+import type { GateDecisionEvent, PendingAsk } from '../local';
 import type { ApprovalEntry } from '../policy';
 import { toInertText } from '../domain/inertText';
 import { Disposable } from '../util/lifecycle';
@@ -11,10 +12,13 @@ import type { LocalSessionManager, ManagedSession } from './manager';
 
 /** How many answered asks a session's approval log keeps. */
 const APPROVALS_KEPT = 500;
+/** How many of its latest log lines the watch keeps (tests read them; the output channel has them all). */
+const LINES_KEPT = 200;
 
 export class GateWatch extends Disposable {
   private readonly logs = new WeakMap<ManagedSession, ApprovalEntry[]>();
   private readonly watched = new WeakSet<ManagedSession>();
+  private readonly _lines: string[] = [];
 
   constructor(
     private readonly manager: LocalSessionManager,
@@ -24,6 +28,11 @@ export class GateWatch extends Disposable {
     this._register(manager.onDidAsk(({ session, ask }) => this.noteAsk(session, ask)));
     this._register(manager.onDidChangeSessions(() => this.watchAll()));
     this.watchAll();
+  }
+
+  /** The latest lines this watch logged, oldest first. */
+  get lines(): readonly string[] {
+    return [...this._lines];
   }
 
   /** The asks of `s` you answered (allow or reject), oldest first. */
@@ -38,7 +47,9 @@ export class GateWatch extends Disposable {
       }
       this.watched.add(s);
       // The gate's emitters end with the session (Stop disposes the gate), and these subscriptions with them.
-      const line = (m: string) => this.log.info(`[${s.agentName}] ${toInertText(m, { singleLine: true })}`);
+      const line = (m: string) => this.info(`[${s.agentName}] ${toInertText(m, { singleLine: true })}`);
+      // Every decision: sessions are listed before their first prompt, so none is missed.
+      s.gate.onDidDecide((e) => this.info(`[${s.agentName}] ${gateLogLine(e)}`));
       s.gate.onDidChangeMode((mode) => {
         line(`gate mode: ${mode}`);
         this.manager.changed();
@@ -48,6 +59,12 @@ export class GateWatch extends Disposable {
         this.manager.changed();
       });
     }
+  }
+
+  private info(line: string): void {
+    this.log.info(line);
+    this._lines.push(line);
+    this._lines.splice(0, Math.max(0, this._lines.length - LINES_KEPT));
   }
 
   /** Keeps `ask` once you answered it; a timeout, Cancel Turn or an exit is not an answer. */
@@ -77,4 +94,16 @@ export class GateWatch extends Disposable {
       log.splice(0, Math.max(0, log.length - APPROVALS_KEPT));
     });
   }
+}
+
+/** One log line per gate decision: its verdict, rule and reason (agent text made inert: one line, escapes). */
+function gateLogLine(e: GateDecisionEvent): string {
+  const d = e.decision;
+  const pattern = d.pattern !== undefined ? ` [${toInertText(d.pattern, { singleLine: true })}]` : '';
+  const sent = e.sent
+    ? e.sent.outcome === 'selected'
+      ? `, sent ${toInertText(e.sent.optionId, { singleLine: true })}`
+      : ', sent cancelled'
+    : '';
+  return `gate (${e.mode}): ${d.verdict} by ${d.rule}${pattern}: ${toInertText(d.reason, { singleLine: true })}${sent}`;
 }

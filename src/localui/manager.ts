@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type {
-  GateDecisionEvent,
   LocalAgentSession,
   LocalAgentSpec,
   LocalGate,
@@ -19,7 +18,6 @@ import type { WireDirection } from '../local/wire';
 
 /** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
 export type SessionWireListener = (sessionId: string | undefined, direction: WireDirection, line: string) => void;
-import { toInertText } from '../domain/inertText';
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalModule } from './loader';
 
@@ -205,7 +203,6 @@ export class LocalSessionManager extends Disposable {
       ...(spec.defaultMode !== undefined ? { agentDefaultMode: spec.defaultMode } : {}),
       trusted: this.isTrusted,
     });
-    const decisions = gate.onDidDecide((e) => this.deps.log.info(`[${spec.name}] ${gateLogLine(e)}`));
     let session: LocalAgentSession;
     try {
       session = await local.LocalAgentSession.start({
@@ -226,7 +223,6 @@ export class LocalSessionManager extends Disposable {
         ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
       });
     } catch (e) {
-      decisions.dispose();
       gate.dispose();
       throw e;
     }
@@ -301,16 +297,4 @@ export class LocalSessionManager extends Disposable {
     void this.stopAll();
     super.dispose();
   }
-}
-
-/** One log line per gate decision: its verdict, rule and reason (agent text made inert: one line, escapes). */
-function gateLogLine(e: GateDecisionEvent): string {
-  const d = e.decision;
-  const pattern = d.pattern !== undefined ? ` [${toInertText(d.pattern, { singleLine: true })}]` : '';
-  const sent = e.sent
-    ? e.sent.outcome === 'selected'
-      ? `, sent ${toInertText(e.sent.optionId, { singleLine: true })}`
-      : ', sent cancelled'
-    : '';
-  return `gate (${e.mode}): ${d.verdict} by ${d.rule}${pattern}: ${toInertText(d.reason, { singleLine: true })}${sent}`;
 }

@@ -196,6 +196,12 @@ describe('the local gate in the extension host', function () {
     assert.deepEqual(openItems(api), [], 'nothing reached the inbox');
     assert.ok(!api.items().some((i) => i.key.server === `local:${id}`), 'no local request was ever listed');
     assert.equal(fs.existsSync(file), false);
+    const logged = api.local.gate.logLines();
+    assert.ok(logged.includes(`[${CLAUDE_NAME}] gate mode: plan`), logged.join('\n'));
+    assert.match(
+      logged[logged.length - 1],
+      /^\[Claude Code \(claude-agent-acp\)\] gate \(plan\): deny by plan: Plan mode allows only reading, searching and thinking, so this "edit" call is refused\., sent reject$/,
+    );
   });
 
   it('acceptEdits: an in-scope edit runs unasked with allow_once; a shell command asks', async () => {
