@@ -132,8 +132,9 @@ export class GateCommands {
 
   /** A session id, a `{ sessionId }`, a session group of the tree, or (none given) the only session or a pick. */
   async session(arg: unknown): Promise<ManagedSession | undefined> {
-    if (typeof arg === 'string') {
-      return this.manager.get(arg);
+    const own = typeof arg === 'object' && arg !== null ? (arg as { sessionId?: unknown }).sessionId : arg;
+    if (typeof own === 'string') {
+      return this.manager.get(own);
     }
     const el = this.issued(arg);
     if (el?.kind === 'conversation') {
