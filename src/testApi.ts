@@ -114,6 +114,8 @@ export interface LocalGateTestApi {
   readonly treeRedraws: () => number;
   /** The latest gate lines written to the Fountain Approvals log (decisions, mode and grant changes). */
   readonly logLines: () => readonly string[];
+  /** The fountain.local settings problems last shown in a warning ('' when none). */
+  readonly settingsProblems: () => string;
 }
 
 interface TestApiDeps {
@@ -364,6 +366,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
     yoloStatus: () => local.ui().yolo.text,
     treeRedraws: () => redraws,
     logLines: () => local.ui().watch.lines,
+    settingsProblems: () => local.ui().watch.problems,
   };
 }
 

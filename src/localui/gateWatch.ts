@@ -2,11 +2,14 @@
  * Each local session's gate, watched from the lazily loaded UI (sessions exist only after Start Local Agent loaded
  * it): every gate decision (verdict, rule, reason, what was sent) and every mode and grant change is logged to the
  * Fountain Approvals output channel, a mode or grant change redraws the tree, and every ask you answer is kept in
- * the session's approval log, which Recommend Local Allow Patterns… reads.
+ * the session's approval log, which Recommend Local Allow Patterns… reads. Settings the gate cannot honour are
+ * shown once per change (a warning with Open Settings): the gates then allow nothing automatically and ask instead.
  */
+import * as vscode from 'vscode';
 import type { GateDecisionEvent, PendingAsk } from '../local';
 import type { ApprovalEntry } from '../policy';
 import { toInertText } from '../domain/inertText';
+import { inertLine } from '../ui/display';
 import { Disposable } from '../util/lifecycle';
 import type { LocalSessionManager, ManagedSession } from './manager';
 
@@ -19,10 +22,11 @@ export class GateWatch extends Disposable {
   private readonly logs = new WeakMap<ManagedSession, ApprovalEntry[]>();
   private readonly watched = new WeakSet<ManagedSession>();
   private readonly _lines: string[] = [];
+  private shownProblems = '';
 
   constructor(
     private readonly manager: LocalSessionManager,
-    private readonly log: { info(m: string): void },
+    private readonly log: { info(m: string): void; warn(m: string): void },
   ) {
     super();
     this._register(manager.onDidAsk(({ session, ask }) => this.noteAsk(session, ask)));
@@ -35,12 +39,18 @@ export class GateWatch extends Disposable {
     return [...this._lines];
   }
 
+  /** The settings problems last shown (empty when there are none). */
+  get problems(): string {
+    return this.shownProblems;
+  }
+
   /** The asks of `s` you answered (allow or reject), oldest first. */
   approvals(s: ManagedSession): ApprovalEntry[] {
     return [...(this.logs.get(s) ?? [])];
   }
 
   private watchAll(): void {
+    this.checkSettings();
     for (const s of this.manager.sessions) {
       if (this.watched.has(s)) {
         continue;
@@ -59,6 +69,32 @@ export class GateWatch extends Disposable {
         this.manager.changed();
       });
     }
+  }
+
+  /** Every gate reads the same settings: the first session's gate says whether they can be honoured. */
+  private checkSettings(): void {
+    const first = this.manager.sessions[0];
+    const problems = first ? first.gate.configProblems().join('; ') : this.shownProblems;
+    if (problems === this.shownProblems) {
+      return;
+    }
+    this.shownProblems = problems;
+    if (!problems) {
+      return;
+    }
+    this.log.warn(`fountain.local settings: ${toInertText(problems, { singleLine: true })}`);
+    const open = vscode.l10n.t('Open Settings');
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t(
+          'The fountain.local settings have problems, so local agents are allowed nothing automatically and you are asked instead: {0}',
+          inertLine(problems),
+        ),
+        open,
+      )
+      .then((b) =>
+        b === open ? vscode.commands.executeCommand('workbench.action.openSettings', 'fountain.local') : undefined,
+      );
   }
 
   private info(line: string): void {

@@ -364,6 +364,25 @@ describe('the local gate in the extension host', function () {
     assert.equal(api.local.gate.state(id)?.mode, 'ask');
   });
 
+  it('settings the gate cannot honour are shown, and then nothing is allowed automatically until they are fixed', async () => {
+    const api = await getApi();
+    const config = vscode.workspace.getConfiguration('fountain.local');
+    assert.equal(api.local.gate.settingsProblems(), '');
+    await config.update('builtinAllowExtras', ['no_such_bundle'], vscode.ConfigurationTarget.Global);
+    try {
+      const shown = await waitFor('the settings warning', () => api.local.gate.settingsProblems(), 10_000);
+      assert.match(shown, /unknown allow bundle "no_such_bundle"/);
+      const ls = await api.local.gate.whatWouldHappen(id, 'ls -la src');
+      assert.equal(ls.answers[0].verdict, 'ask');
+      assert.match(ls.answers[0].reason, /settings have problems .*nothing is allowed automatically/);
+    } finally {
+      await config.update('builtinAllowExtras', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the problems cleared', () => api.local.gate.settingsProblems() === '', 10_000);
+    const ls = await api.local.gate.whatWouldHappen(id, 'ls -la src');
+    assert.equal(ls.answers[0].verdict, 'allow');
+  });
+
   it('yolo: refused while untrusted, asks a modal first, shows a warning while on, and still refuses a denylisted command', async () => {
     const api = await getApi();
     const untrusted = await api.local.gate.setModeUntrusted(id, 'yolo');
