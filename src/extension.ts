@@ -114,7 +114,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   tree.showLocalSessions({
     conversations: () => local.manager.sessions.map((s) => localConversation(sessionInfo(s))),
     onDidChange: local.manager.onDidChangeSessions,
+    extras: (server) => local.treeExtras(server),
   });
+  local.useTree((a) => (tree.isIssued(a) ? a : undefined));
   policy.provenance.useLocal((item) => localSource.provenance(item.key));
   subs.push(
     (windows?.onDidReceiveEvent ?? connection.onDidReceiveEvent)((e) => {

@@ -13,6 +13,9 @@ import type { RequestDetailsView } from './ui/details';
 import type { PendingTree } from './ui/pendingTree';
 import type { EditRequest, EditResult, PolicyPrompts } from './ui/policyEditor';
 import type { PolicyFeature } from './ui/policyFeature';
+import type { GateMode, Grant } from './local';
+import type { ApprovalEntry } from './policy';
+import type { GatePrompts, ModeResult, RecommendResult } from './localui/gateCommands';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
 export interface TestApi {
@@ -86,6 +89,41 @@ export interface LocalTestApi {
     agent: string;
     folder: string;
   }) => Promise<{ result: string | undefined; refusals: string[]; loads: number; sessions: number }>;
+  readonly gate: LocalGateTestApi;
+}
+
+/** The local gate's commands with the test's answers in place of pickers and modals (the same code runs). */
+export interface LocalGateTestApi {
+  /** The session's gate: mode, grants, and the approval log the recommendations read. */
+  readonly state: (id: string) => { mode: GateMode; grants: Grant[]; approvals: ApprovalEntry[] } | undefined;
+  /** Change Local Agent Mode… with `mode` picked; `confirmYolo` answers the yolo modal (default: cancel). */
+  readonly setMode: (id: string, mode: GateMode, confirmYolo?: boolean) => Promise<ModeResult | undefined>;
+  /** The same, while the manager's trust check says untrusted (every gate told so first, and told again after). */
+  readonly setModeUntrusted: (id: string, mode: GateMode) => Promise<ModeResult | undefined>;
+  /** Adds a session grant as a grant choice does (LocalGate.addGrant). */
+  readonly addGrant: (id: string, grant: Grant) => boolean;
+  /** Runs Revoke Grant on the tree's own row whose label is `label` (what the inline action does); false if none. */
+  readonly revokeRow: (label: string) => Promise<boolean>;
+  /** What Would Happen… with `text` typed (and `access` picked for a path): the answers and the modal's text. */
+  readonly whatWouldHappen: (
+    id: string,
+    text: string,
+    access?: 'read' | 'write',
+  ) => Promise<{ answers: { probe: string; verdict: string; rule: string; reason: string }[]; shown: string[] }>;
+  /** Recommend Local Allow Patterns… picking `pattern` (undefined: cancel the pick) and answering the preview. */
+  readonly recommend: (
+    id: string,
+    pattern: string | undefined,
+    confirm: boolean,
+  ) => Promise<{ result: RecommendResult | undefined; preview?: { title: string; detail: string } }>;
+  /** The yolo status bar item's text while shown. */
+  readonly yoloStatus: () => string | undefined;
+  /** How often the Pending Approvals tree told VS Code to redraw since the test API was made. */
+  readonly treeRedraws: () => number;
+  /** The latest gate lines written to the Fountain Approvals log (decisions, mode and grant changes). */
+  readonly logLines: () => readonly string[];
+  /** The fountain.local settings problems last shown in a warning ('' when none). */
+  readonly settingsProblems: () => string;
 }
 
 interface TestApiDeps {
@@ -113,7 +151,7 @@ interface TestApiDeps {
 export function createTestApi(d: TestApiDeps): TestApi {
   const { context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded } = d;
   return {
-    local: localTestApi(local),
+    local: localTestApi(local, tree),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -178,7 +216,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
   };
 }
 
-function localTestApi(local: LocalAgents): LocalTestApi {
+function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
   const statuses = new Map<string, string[]>();
   let wire: { session?: string; direction: 'out' | 'in'; message: unknown }[] | undefined;
   local.manager.onDidChangeSessions(() => {
@@ -248,6 +286,100 @@ function localTestApi(local: LocalAgents): LocalTestApi {
         sub.dispose();
       }
     },
+    gate: gateTestApi(local, tree),
+  };
+}
+
+function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
+  const { manager } = local;
+  let redraws = 0;
+  tree.onDidChangeTreeData(() => redraws++);
+  const prompts = (over: Partial<GatePrompts>): GatePrompts => ({
+    pickMode: () => Promise.resolve(undefined),
+    confirmYolo: () => Promise.resolve(false),
+    probe: () => Promise.resolve(undefined),
+    pickRecommendation: () => Promise.resolve(undefined),
+    confirmApply: () => Promise.resolve(false),
+    show: () => Promise.resolve(),
+    ...over,
+  });
+  const setMode = async (id: string, mode: GateMode, confirmYolo = false) => {
+    const s = manager.get(id);
+    return (
+      s &&
+      local
+        .ui()
+        .gate.changeMode(
+          s,
+          prompts({ pickMode: () => Promise.resolve(mode), confirmYolo: () => Promise.resolve(confirmYolo) }),
+        )
+    );
+  };
+  return {
+    state: (id) => {
+      const g = manager.get(id);
+      return g && { mode: g.gate.mode, grants: [...g.gate.grants], approvals: local.ui().watch.approvals(g) };
+    },
+    setMode,
+    setModeUntrusted: async (id, mode) => {
+      manager.useTrust(false);
+      manager.refreshGates();
+      try {
+        return await setMode(id, mode, true);
+      } finally {
+        manager.useTrust(undefined);
+        manager.refreshGates();
+      }
+    },
+    addGrant: (id, grant) => manager.get(id)?.gate.addGrant(grant) ?? false,
+    revokeRow: async (label) => {
+      const rows = tree.getChildren().flatMap((c) => tree.getChildren(c));
+      const row = rows.find((r) => r.kind === 'sessionRow' && labelText(tree.getTreeItem(r).label) === label);
+      return row
+        ? ((await vscode.commands.executeCommand<boolean>('fountain.local.revokeGrant', row)) ?? false)
+        : false;
+    },
+    whatWouldHappen: async (id, text, access) => {
+      const s = manager.get(id);
+      const shown: string[] = [];
+      const answers = s
+        ? await local.ui().gate.whatWouldHappen(
+            s,
+            prompts({
+              probe: () => Promise.resolve({ text, ...(access ? { access } : {}) }),
+              show: (m, d) => {
+                shown.push(d ? `${m}\n${d}` : m);
+                return Promise.resolve();
+              },
+            }),
+          )
+        : undefined;
+      return {
+        answers: (answers ?? []).map((a) => ({ probe: a.probe, ...a.decision })),
+        shown,
+      };
+    },
+    recommend: async (id, pattern, confirm) => {
+      const s = manager.get(id);
+      let preview: { title: string; detail: string } | undefined;
+      const result =
+        s &&
+        (await local.ui().gate.recommend(
+          s,
+          prompts({
+            pickRecommendation: (recs) => Promise.resolve(recs.find((r) => r.pattern === pattern)),
+            confirmApply: (title, detail) => {
+              preview = { title, detail };
+              return Promise.resolve(confirm);
+            },
+          }),
+        ));
+      return { result, ...(preview ? { preview } : {}) };
+    },
+    yoloStatus: () => local.ui().yolo.text,
+    treeRedraws: () => redraws,
+    logLines: () => local.ui().watch.lines,
+    settingsProblems: () => local.ui().watch.problems,
   };
 }
 

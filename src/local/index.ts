@@ -41,6 +41,8 @@ export type {
 export { LOCAL_ALLOW_SETTING, applyGrantChoice, grantAnswerOption, grantChoices } from './gateChoices';
 export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
 export { probeRequests, whatWouldHappen } from './whatWouldHappen';
+export { recommendLocal } from '../policy';
+export type { ApprovalEntry, LocalRecommendation } from '../policy';
 export type { WouldHappen } from './whatWouldHappen';
 export { AgentStartError, LocalAgentSession } from './session';
 export type { LocalSessionExit, LocalSessionOptions, LocalSessionStatus } from './session';

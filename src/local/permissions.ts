@@ -261,7 +261,12 @@ export class PermissionBroker {
       this.opts.gate?.decided?.(d);
       return Promise.resolve(gated.sent);
     }
-    return this.ask(request, 'ask', null, 'none', undefined, signal, onAsk, gate);
+    // Asked by the mode: the policy key said `ask` first (provenance names it); any other rule asked by itself.
+    const key =
+      gate.rule === 'mode'
+        ? verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind }).key
+        : null;
+    return this.ask(request, 'ask', key, matchOf(request, key), undefined, signal, onAsk, gate);
   }
 
   private async ask(

@@ -113,7 +113,8 @@ export class LocalAgentSession {
       const sent = 'sent' in d.close ? d.close.sent : undefined;
       const label = d.request.toolCall.title ?? d.request.toolCall.kind ?? d.request.toolCall.toolCallId;
       const answer = sent ? (sent.outcome === 'selected' ? `sent ${sent.optionId}` : 'sent cancelled') : 'nothing sent';
-      this.transcript.addNote(`permission for ${label}: ${d.verdict} (${d.close.reason}), ${answer}`);
+      const how = d.gate ? `${d.close.reason}, ${d.gate.rule}` : d.close.reason;
+      this.transcript.addNote(`permission for ${label}: ${d.verdict} (${how}), ${answer}`);
       this._onDidChangeTranscript.fire();
     });
   }

@@ -1,5 +1,5 @@
 /** The local agents' command ids (package.json), registered at activation and run by the lazily loaded UI. */
-export const LOCAL_COMMAND_IDS = [
+export const SESSION_COMMAND_IDS = [
   'fountain.local.start',
   'fountain.local.sendPrompt',
   'fountain.local.cancelTurn',
@@ -8,4 +8,16 @@ export const LOCAL_COMMAND_IDS = [
   'fountain.local.showTranscript',
 ] as const;
 
-export type LocalCommandId = (typeof LOCAL_COMMAND_IDS)[number];
+/** The local gate's commands (src/localui/gateCommands.ts). */
+export const GATE_COMMAND_IDS = [
+  'fountain.local.changeMode',
+  'fountain.local.whatWouldHappen',
+  'fountain.local.recommend',
+  'fountain.local.revokeGrant',
+] as const;
+
+export const LOCAL_COMMAND_IDS = [...SESSION_COMMAND_IDS, ...GATE_COMMAND_IDS] as const;
+
+export type SessionCommandId = (typeof SESSION_COMMAND_IDS)[number];
+export type GateCommandId = (typeof GATE_COMMAND_IDS)[number];
+export type LocalCommandId = SessionCommandId | GateCommandId;

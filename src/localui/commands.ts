@@ -8,7 +8,7 @@ import { inertLine } from '../ui/display';
 import { Disposable } from '../util/lifecycle';
 import { agentChoices, folderByPath, pickAgent, pickFolder, type AgentChoice } from './agentPicker';
 import type { LocalFolder, LocalSessionManager, ManagedSession } from './manager';
-import type { LocalCommandId } from './commandIds';
+import type { SessionCommandId } from './commandIds';
 import { askOneLine, PromptDrafts } from './promptInput';
 import { LocalStrings, statusText } from './strings';
 import type { TranscriptDocuments } from './transcriptDocument';
@@ -42,7 +42,7 @@ export class LocalCommands extends Disposable {
   }
 
   /** The handler of each `fountain.local.*` command, by id (registered by LocalAgents in the main bundle). */
-  handlers(): Record<LocalCommandId, (...args: never[]) => unknown> {
+  handlers(): Record<SessionCommandId, (...args: never[]) => unknown> {
     return {
       'fountain.local.start': (args?: StartArgs) => this.start(args),
       'fountain.local.sendPrompt': (arg?: SessionArg, text?: string) => this.sendPrompt(arg, text),

@@ -11,6 +11,8 @@ import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import { LocalSessionManager, type LocalAskHandler, type LocalManagerDeps } from './manager';
 import type { LocalUi } from './ui';
+import type { IssuedElement } from './gateCommands';
+import type { LocalGroupExtras } from '../ui/sessionRows';
 
 /** Commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local command. */
 const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
@@ -29,6 +31,7 @@ export class LocalAgents extends Disposable {
   readonly manager: LocalSessionManager;
   private readonly log: vscode.LogOutputChannel;
   private _ui: LocalUi | undefined;
+  private issued: IssuedElement = () => undefined;
 
   constructor(opts: LocalAgentsOptions) {
     super();
@@ -61,7 +64,7 @@ export class LocalAgents extends Disposable {
 
   /** The commands and transcripts, loaded (dist/localui.js) on first use. */
   ui(): LocalUi {
-    this._ui ??= this._register(uiBundle.load().createLocalUi(this.manager, this.log));
+    this._ui ??= this._register(uiBundle.load().createLocalUi(this.manager, this.log, (a) => this.issued(a)));
     return this._ui;
   }
 
@@ -69,10 +72,22 @@ export class LocalAgents extends Disposable {
   register(): vscode.Disposable[] {
     return LOCAL_COMMAND_IDS.map((id) =>
       vscode.commands.registerCommand(id, (...args: never[]) => {
-        const handler = this.ui().commands.handlers()[id];
+        const handler = this.ui().handlers()[id];
         return handler(...args);
       }),
     );
+  }
+
+  /** The tree's elements: only those it issued are acted on (a session group, a grant row). */
+  useTree(issued: IssuedElement): void {
+    this.issued = issued;
+  }
+
+  /** A session's gate mode and grants for its tree group (server `local:<id>`). */
+  treeExtras(server: string): LocalGroupExtras | undefined {
+    // Sessions exist only after Start Local Agent loaded the UI bundle, so this loads nothing new.
+    const s = this.manager.get(server.slice('local:'.length));
+    return s && this.ui().treeExtras(s);
   }
 
   /** True once dist/localui.js was loaded (activation must not load it). */

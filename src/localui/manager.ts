@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import type {
-  GateDecisionEvent,
   LocalAgentSession,
   LocalAgentSpec,
   LocalGate,
@@ -19,7 +18,6 @@ import type { WireDirection } from '../local/wire';
 
 /** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
 export type SessionWireListener = (sessionId: string | undefined, direction: WireDirection, line: string) => void;
-import { toInertText } from '../domain/inertText';
 import { Disposable, type IDisposable } from '../util/lifecycle';
 import type { LocalModule } from './loader';
 
@@ -131,6 +129,9 @@ export class LocalSessionManager extends Disposable {
   );
   /** A session's agent ended without Stop or Restart. */
   readonly onDidCrash = this._onDidCrash.event;
+  private readonly _onDidAsk = this._register(new vscode.EventEmitter<{ session: ManagedSession; ask: PendingAsk }>());
+  /** Each ask of a listed session, as it goes to the inbox (the approval log of src/localui/gateWatch.ts). */
+  readonly onDidAsk = this._onDidAsk.event;
 
   constructor(private readonly deps: LocalManagerDeps) {
     super();
@@ -202,7 +203,6 @@ export class LocalSessionManager extends Disposable {
       ...(spec.defaultMode !== undefined ? { agentDefaultMode: spec.defaultMode } : {}),
       trusted: this.isTrusted,
     });
-    const decisions = gate.onDidDecide((e) => this.deps.log.info(`[${spec.name}] ${gateLogLine(e)}`));
     let session: LocalAgentSession;
     try {
       session = await local.LocalAgentSession.start({
@@ -211,6 +211,7 @@ export class LocalSessionManager extends Disposable {
         gate,
         ask: (ask) => {
           if (owner) {
+            this._onDidAsk.fire({ session: owner, ask });
             this.deps.ask(owner, ask);
           } else {
             this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
@@ -222,7 +223,6 @@ export class LocalSessionManager extends Disposable {
         ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
       });
     } catch (e) {
-      decisions.dispose();
       gate.dispose();
       throw e;
     }
@@ -268,6 +268,11 @@ export class LocalSessionManager extends Disposable {
     await Promise.all([...this.list].map((m) => this.stop(m).catch(() => undefined)));
   }
 
+  /** Something a session shows changed (its gate's mode or grants): the tree redraws. */
+  changed(): void {
+    this._onDidChange.fire();
+  }
+
   /** The settings, the workspace folders or trust changed: every session's gate decides with the new values. */
   refreshGates(): void {
     const settings = this.deps.gateSettings?.() ?? {};
@@ -292,16 +297,4 @@ export class LocalSessionManager extends Disposable {
     void this.stopAll();
     super.dispose();
   }
-}
-
-/** One log line per gate decision: its verdict, rule and reason (agent text made inert: one line, escapes). */
-function gateLogLine(e: GateDecisionEvent): string {
-  const d = e.decision;
-  const pattern = d.pattern !== undefined ? ` [${toInertText(d.pattern, { singleLine: true })}]` : '';
-  const sent = e.sent
-    ? e.sent.outcome === 'selected'
-      ? `, sent ${toInertText(e.sent.optionId, { singleLine: true })}`
-      : ', sent cancelled'
-    : '';
-  return `gate (${e.mode}): ${d.verdict} by ${d.rule}${pattern}: ${toInertText(d.reason, { singleLine: true })}${sent}`;
 }

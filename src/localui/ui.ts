@@ -4,22 +4,49 @@
  * activation do not carry them. The session manager stays in the main bundle (the tree and the inbox read it).
  */
 import type * as vscode from 'vscode';
+import type { LocalCommandId } from './commandIds';
 import { LocalCommands } from './commands';
-import type { LocalSessionManager } from './manager';
+import { GateCommands, type IssuedElement } from './gateCommands';
+import { GateWatch } from './gateWatch';
+import type { LocalSessionManager, ManagedSession } from './manager';
+import { sessionExtras } from './treeExtras';
+import type { LocalGroupExtras } from '../ui/sessionRows';
 import { TranscriptDocuments } from './transcriptDocument';
+import { YoloWarning } from './yoloWarning';
 
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;
+  readonly gate: GateCommands;
+  readonly yolo: YoloWarning;
   readonly transcripts: TranscriptDocuments;
+  readonly watch: GateWatch;
+  /** A session's gate mode and grants, for its tree group. */
+  treeExtras(s: ManagedSession): LocalGroupExtras;
+  /** Every `fountain.local.*` command's handler. */
+  handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
 }
 
-export function createLocalUi(manager: LocalSessionManager, log: vscode.LogOutputChannel): LocalUi {
+export function createLocalUi(
+  manager: LocalSessionManager,
+  log: vscode.LogOutputChannel,
+  issued: IssuedElement = () => undefined,
+): LocalUi {
   const transcripts = new TranscriptDocuments(manager);
   const commands = new LocalCommands(manager, transcripts, log);
+  const watch = new GateWatch(manager, log);
+  const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s));
+  const yolo = new YoloWarning(manager);
   return {
     commands,
+    gate,
+    yolo,
     transcripts,
+    watch,
+    treeExtras: sessionExtras,
+    handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
     dispose: () => {
+      yolo.dispose();
+      watch.dispose();
       commands.dispose();
       transcripts.dispose();
     },

@@ -37,6 +37,8 @@ export interface LocalProvenance {
   readonly agentName: string;
   readonly policyKey: string | null;
   readonly matchedBy: PolicyMatch;
+  /** The local gate's rule and reason, when a gate asked (a rule other than `mode` asked by itself). */
+  readonly gate?: { readonly rule: string; readonly reason: string };
 }
 
 const PREFIX = 'local:';
@@ -103,7 +105,11 @@ export class LocalSource implements AnswerSource {
   /** The local policy key that asked for `key`, if it is one of this source's requests. */
   provenance(key: RequestKey): LocalProvenance | undefined {
     const t = this.asks.get(keyId(key));
-    return t ? { agentName: t.ask.agentName, policyKey: t.ask.policyKey, matchedBy: t.ask.matchedBy } : undefined;
+    if (!t) {
+      return undefined;
+    }
+    const { agentName, policyKey, matchedBy, gate } = t.ask;
+    return { agentName, policyKey, matchedBy, ...(gate ? { gate: { rule: gate.rule, reason: gate.reason } } : {}) };
   }
 
   owns(key: RequestKey): boolean {

@@ -9,6 +9,7 @@ import { Disposable } from '../util/lifecycle';
 import { DangerStrings } from './dangerStrings';
 import { inertBlockShort, inertLabel, inertLine } from './display';
 import { rowStateText } from './rowText';
+import { SessionRows, type LocalGroups } from './sessionRows';
 import { PolicyStrings, TreeStrings } from './strings';
 
 /** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
@@ -17,16 +18,13 @@ export interface ProvenanceText {
   readonly onDidChange: vscode.Event<void>;
 }
 
-/** The local agent sessions: each is a group of the tree, shown even while nothing of it is waiting. */
-export interface LocalGroups {
-  /** One conversation per session (server `local:<id>`), oldest session first. */
-  conversations(): readonly ConversationInfo[];
-  readonly onDidChange: vscode.Event<void>;
-}
+export type { LocalGroups } from './sessionRows';
 
 /** Tree elements are plain data; the provider hands out one object per id and remembers which ones it made. */
 export type TreeElement =
-  { readonly kind: 'conversation'; readonly id: string } | { readonly kind: 'request'; readonly id: string };
+  | { readonly kind: 'conversation'; readonly id: string }
+  | { readonly kind: 'request'; readonly id: string }
+  | { readonly kind: 'sessionRow'; readonly id: string };
 
 /** Code points of one agent text a tooltip shows; the details document has all of it. */
 const TOOLTIP_TEXT_MAX = 2000;
@@ -61,6 +59,8 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   private readonly _drawnState = new Map<string, string>();
   private _provenance: ProvenanceText | undefined;
   private readonly model: TreeModel;
+  /** A local session's mode and its own rows (grants), from the local agents (the hook of sessionRows.ts). */
+  private readonly sessionRows = new SessionRows();
 
   constructor(
     private readonly inbox: Inbox,
@@ -102,6 +102,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
 
   /** Lists the local agent sessions beside the remote conversations, and redraws when they change. */
   showLocalSessions(source: LocalGroups): void {
+    this.sessionRows.use(source);
     this.model.listConversations(() => source.conversations());
     this._register(
       source.onDidChange(() => {
@@ -203,6 +204,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   getChildren(element?: TreeElement): TreeElement[] {
     if (!element) {
       const groups = this.model.groups();
+      this.sessionRows.clear();
       // Forget element objects for things that are gone, so the maps stay bounded.
       const live = new Set<string>();
       for (const g of groups) {
@@ -221,7 +223,8 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     }
     if (element.kind === 'conversation') {
       const g = this.model.group(element.id);
-      return g ? g.items.map((i) => this.element('request', i.id)) : [];
+      const rows = g ? this.sessionRows.rowsOf(g.server, element.id).map((r) => this.element('sessionRow', r.id)) : [];
+      return g ? [...g.items.map((i) => this.element('request', i.id)), ...rows] : [];
     }
     return [];
   }
@@ -231,7 +234,8 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       const item = this.inbox.get(element.id);
       return item ? this.element('conversation', conversationKey(item.key.server, item.key.conversationId)) : undefined;
     }
-    return undefined;
+    const conversation = element.kind === 'sessionRow' ? this.sessionRows.conversationOf(element.id) : undefined;
+    return conversation !== undefined ? this.element('conversation', conversation) : undefined;
   }
 
   getTreeItem(element: TreeElement): vscode.TreeItem {
@@ -262,6 +266,9 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       t.iconPath = new vscode.ThemeIcon('comment-discussion');
       t.contextValue = 'fountainConversation;';
       return t;
+    }
+    if (element.kind === 'sessionRow') {
+      return this.sessionRows.item(element.id);
     }
     const item = this.inbox.get(element.id);
     const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
@@ -322,6 +329,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     t.tooltip = [title.text, TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
     t.iconPath = new vscode.ThemeIcon('vm');
     t.contextValue = 'fountainLocalSession;';
+    this.sessionRows.decorateGroup(t, c);
     return t;
   }
 

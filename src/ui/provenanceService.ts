@@ -55,6 +55,9 @@ export class ProvenanceService extends Disposable {
     if (!p) {
       return undefined;
     }
+    if (p.gate && p.gate.rule !== 'mode') {
+      return PolicyStrings.localGate(inertLine(p.gate.reason));
+    }
     const keyType = p.matchedBy === 'none' ? null : p.matchedBy;
     const key = keyType === null ? null : keyText({ key: p.policyKey, keyType });
     const where = PolicyStrings.localPolicy(inertLine(p.agentName));

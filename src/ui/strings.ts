@@ -211,6 +211,7 @@ export const PolicyStrings = {
   launchPolicy: vscode.l10n.t('launch policy'),
   localPolicy: (agent: string) => vscode.l10n.t('local policy of {0}', agent),
   localNoKey: (where: string) => vscode.l10n.t('asked: no key of the {0} names this tool', where),
+  localGate: (reason: string) => vscode.l10n.t('asked by the local gate: {0}', reason),
   keyTitle: (key: string) => vscode.l10n.t('title "{0}"', key),
   keyKind: (key: string) => vscode.l10n.t('kind "{0}"', key),
   keyDefault: vscode.l10n.t('"default"'),

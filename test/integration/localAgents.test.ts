@@ -184,7 +184,7 @@ describe('local agents in the extension host', function () {
       );
       await waitFor(
         'the policy decision in the transcript',
-        () => /permission for .*: auto_deny \(policy\), sent reject/.test(api.local.transcript(id)),
+        () => /permission for .*: auto_deny \(gate, policy\), sent reject/.test(api.local.transcript(id)),
         60_000,
       );
       assert.ok(!api.local.statusLog(id).includes('waiting'), 'auto_deny asked the user');

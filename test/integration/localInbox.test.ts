@@ -146,7 +146,11 @@ describe('local agents in the inbox', function () {
     const key = JSON.stringify([`local:${id}`, id]);
     const group = () => api.tree().find((g) => g.key === key);
     assert.equal(group()?.label, `Local · ${CLAUDE_NAME} · ${folder.name}`);
-    assert.match(group()?.description ?? '', /^idle · nothing waiting$/, 'the session is a group while idle');
+    assert.match(
+      group()?.description ?? '',
+      /^idle · nothing waiting · mode ask$/,
+      'the session is a group while idle',
+    );
 
     const file = `local-allow-${randomUUID().slice(0, 8)}.txt`;
     const item = await ask(api, id, file);
@@ -158,7 +162,11 @@ describe('local agents in the inbox', function () {
     );
     assert.equal(item.request.kind, 'execute');
     assert.equal(item.conversation.title, `Local · ${CLAUDE_NAME} · ${folder.name}`);
-    await waitFor('the group showing waiting', () => /^waiting · 1 waiting$/.test(group()?.description ?? ''), 5000);
+    await waitFor(
+      'the group showing waiting',
+      () => /^waiting · 1 waiting · mode ask$/.test(group()?.description ?? ''),
+      5000,
+    );
     const row = group()!.children.find((c) => c.tooltip.includes(item.label))!;
     assert.ok(row, 'the request is a row of the local group');
     assert.match(
@@ -314,7 +322,7 @@ describe('local agents in the inbox', function () {
     );
     assert.equal(wireOf(api, item).response, undefined, 'something was sent to the killed agent');
     const group = api.tree().find((g) => g.children.some((c) => c.tooltip.includes(item.label)));
-    assert.match(group?.description ?? '', /^exited · nothing waiting$/);
+    assert.match(group?.description ?? '', /^exited · nothing waiting · mode ask$/);
     // The group is gone once the killed processes are reaped (the request closed when the agent's output ended).
     await waitFor('no process of the agent left', () => !groupAlive(pid), 10_000);
     await vscode.commands.executeCommand('fountain.local.stop', id);

@@ -151,4 +151,60 @@ describe('UI: a local agent in the same inbox', function () {
     await until('the file the allowed command writes', () => fs.existsSync(path.join(WS, file)), 90_000);
     assert.equal(fs.readFileSync(path.join(WS, file), 'utf8'), 'ok\n');
   });
+
+  it("the session group's context menu changes its gate mode: five modes with what each does, yolo after a modal, then a warning in the status bar until it is left", async () => {
+    const { page } = wb!;
+    await until('the local group idle', async () =>
+      /idle · nothing waiting · mode ask/.test(await treeRow(page, LOCAL_GROUP).first().innerText()),
+    );
+    await treeRow(page, LOCAL_GROUP).first().click({ button: 'right' });
+    // A context menu ignores a click that comes right after it opened: hover its item, then Enter.
+    const item = page.locator('.monaco-menu .action-label', { hasText: 'Change Local Agent Mode…' }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.hover();
+    await page.keyboard.press('Enter');
+    const picker = page.locator('.quick-input-widget', { hasText: 'acceptEdits' });
+    await picker.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(
+      await picker.locator('input').getAttribute('placeholder'),
+      `Mode of the local gate for ${AGENT} (now: ask)`,
+    );
+    const rows = picker.locator('.quick-input-list .monaco-list-row');
+    await until('the five modes', async () => (await rows.count()) === 5);
+    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    assert.deepEqual(
+      texts.map((t) => /^\s*(ask|acceptEdits|plan|allow|yolo)/.exec(t)?.[1]),
+      ['ask', 'acceptEdits', 'plan', 'allow', 'yolo'],
+    );
+    assert.match(texts[0], /current/);
+    assert.match(texts[1], /File edits, deletes and moves run without asking/);
+    assert.match(texts[4], /Asks for confirmation; needs a trusted workspace/);
+
+    await rows
+      .filter({ hasText: /^\s*yolo/ })
+      .first()
+      .click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: `Turn on yolo for ${AGENT}?` });
+    await dialog.waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.statusbar-item', { hasText: 'Yolo:' }).count(), 0, 'yolo before the modal');
+    await dialog.getByRole('button', { name: 'Turn On Yolo', exact: true }).click();
+
+    const warning = page.locator('.statusbar-item', { hasText: `Yolo: ${AGENT}` });
+    await warning.waitFor({ timeout: 10_000 });
+    assert.match((await warning.getAttribute('class')) ?? '', /warning-kind/, 'not on the warning background');
+    await until('the group showing yolo', async () =>
+      /YOLO: everything not denied runs unasked/.test(await treeRow(page, LOCAL_GROUP).first().innerText()),
+    );
+
+    await warning.click();
+    await picker.waitFor({ state: 'visible', timeout: 10_000 });
+    await picker
+      .locator('.quick-input-list .monaco-list-row', { hasText: /^\s*ask/ })
+      .first()
+      .click();
+    await warning.waitFor({ state: 'detached', timeout: 10_000 });
+    await until('the group back in ask', async () =>
+      /mode ask$/.test((await treeRow(page, LOCAL_GROUP).first().innerText()).trim()),
+    );
+  });
 });

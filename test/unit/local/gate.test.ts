@@ -51,7 +51,7 @@ function setup(opts: Partial<LocalGateOptions> = {}, askTimeoutSec?: number) {
   const asks: PendingAsk[] = [];
   const b = new PermissionBroker({
     agentName: 'Claude',
-    policy: { default: 'ask' },
+    policy: opts.policy ?? { default: 'ask' },
     ask: (a) => asks.push(a),
     gate,
     ...(askTimeoutSec !== undefined ? { askTimeoutSec } : {}),
@@ -103,6 +103,20 @@ describe('local gate: the decider', () => {
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'reject' });
     assert.equal(decisions[0].close.reason, 'timeout');
     assert.equal(decisions[0].gate?.rule, 'mode');
+  });
+
+  it('an ask by the mode names the policy key that said ask; an ask by the path scope names none', async () => {
+    const { b, asks } = setup({ policy: { execute: 'ask', default: 'auto_deny' } });
+    void b.decide(shell('make build'));
+    void b.decide(write('/elsewhere/out.txt'));
+    assert.deepEqual(
+      asks.map((a) => [a.gate?.rule, a.policyKey, a.matchedBy]),
+      [
+        ['mode', 'execute', 'kind'],
+        ['path-scope', null, 'none'],
+      ],
+    );
+    b.cancelAll();
   });
 
   it('the denylist refuses in yolo without asking; the policy and allow patterns do not lift it', async () => {

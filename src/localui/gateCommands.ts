@@ -1,0 +1,277 @@
+/**
+ * The local gate's commands: Change Local Agent Mode… (a QuickPick of the five modes; yolo after a modal, refused
+ * while untrusted), What Would Happen… (a typed command or path against a session's gate, answered in a modal),
+ * Recommend Local Allow Patterns… (from the session's approval log, a preview, then the user setting) and Revoke
+ * Grant (a grant row of the tree). Every prompt goes through {@link GatePrompts}, so tests replace the pickers and
+ * modals and still run the same code. Agent and setting text is shown inert.
+ */
+import * as vscode from 'vscode';
+import type { GateMode, Grant, WouldHappen } from '../local';
+import type { ApprovalEntry, LocalRecommendation } from '../policy';
+import { escapeIcons } from '../domain/inertText';
+import { LOCAL_SECTION, workspaceRoots } from '../platform/localGateSettings';
+import { inertLine, pickText } from '../ui/display';
+import type { GateCommandId } from './commandIds';
+import { GateStrings, modeChoice } from './gateStrings';
+import type { LocalSessionManager, ManagedSession } from './manager';
+import { LocalStrings, statusText } from './strings';
+import { grantKey, grantWords, parseGrantRowId } from './treeExtras';
+
+const MODES: readonly GateMode[] = ['ask', 'acceptEdits', 'plan', 'allow', 'yolo'];
+
+/** A tree element the Pending Approvals tree issued (undefined for anything else). */
+export type IssuedElement = (arg: unknown) => { readonly kind: string; readonly id: string } | undefined;
+
+export interface Probe {
+  readonly text: string;
+  readonly access?: 'read' | 'write';
+}
+
+/** Every question the gate commands ask; the default asks with VS Code's pickers and modals. */
+export interface GatePrompts {
+  pickMode(s: ManagedSession): Thenable<GateMode | undefined>;
+  confirmYolo(s: ManagedSession): Thenable<boolean>;
+  probe(s: ManagedSession): Thenable<Probe | undefined>;
+  pickRecommendation(recs: readonly LocalRecommendation[]): Thenable<LocalRecommendation | undefined>;
+  confirmApply(title: string, detail: string): Thenable<boolean>;
+  /** A modal (or, in tests, a record of it); `detail` is plain text. */
+  show(message: string, detail?: string): Thenable<void>;
+}
+
+export type ModeResult =
+  { readonly ok: true; readonly mode: GateMode } | { readonly ok: false; readonly reason: string };
+
+export type RecommendResult =
+  | { readonly kind: 'none'; readonly message: string }
+  | { readonly kind: 'cancelled'; readonly offered: readonly LocalRecommendation[] }
+  | { readonly kind: 'applied'; readonly pattern: string; readonly before: string[]; readonly after: string[] };
+
+const isPathLike = (t: string) => /^(\/|\.\/|\.\.\/)/.test(t);
+
+export const vscodeGatePrompts: GatePrompts = {
+  pickMode: async (s) => {
+    const items = MODES.map((m) => ({
+      ...modeChoice(m),
+      description: m === s.gate.mode ? GateStrings.current : '',
+      mode: m,
+    }));
+    const picked = await vscode.window.showQuickPick(items, {
+      placeHolder: GateStrings.pickMode(pickText(s.agentName, 80), s.gate.mode),
+    });
+    return picked?.mode;
+  },
+  confirmYolo: async (s) =>
+    (await vscode.window.showWarningMessage(
+      GateStrings.yoloConfirm(inertLine(s.agentName, 200)),
+      { modal: true },
+      GateStrings.yoloButton,
+    )) === GateStrings.yoloButton,
+  probe: async (s) => {
+    const text = await vscode.window.showInputBox({
+      prompt: GateStrings.probePrompt(inertLine(s.agentName, 200)),
+      placeHolder: GateStrings.probePlaceholder,
+      ignoreFocusOut: true,
+    });
+    if (text === undefined || !isPathLike(text.trim())) {
+      return text === undefined ? undefined : { text };
+    }
+    const access = await vscode.window.showQuickPick(
+      [
+        { label: GateStrings.read, access: 'read' as const },
+        { label: GateStrings.write, access: 'write' as const },
+      ],
+      { placeHolder: GateStrings.pickAccess(pickText(text.trim(), 200)) },
+    );
+    return access && { text, access: access.access };
+  },
+  pickRecommendation: async (recs) => {
+    const picked = await vscode.window.showQuickPick(
+      recs.map((r) => ({
+        label: pickText(r.pattern, 200),
+        description: pickText(r.reason, 300),
+        detail: escapeIcons(GateStrings.evidence(r.evidence.map((e) => inertLine(e, 120)).join(', '))),
+        rec: r,
+      })),
+      { placeHolder: GateStrings.pickRecommendation, matchOnDetail: true },
+    );
+    return picked?.rec;
+  },
+  confirmApply: async (title, detail) =>
+    (await vscode.window.showInformationMessage(title, { modal: true, detail }, GateStrings.addButton)) ===
+    GateStrings.addButton,
+  show: async (message, detail) => {
+    await vscode.window.showInformationMessage(message, { modal: true, ...(detail ? { detail } : {}) });
+  },
+};
+
+export class GateCommands {
+  constructor(
+    private readonly manager: LocalSessionManager,
+    private readonly log: { info(m: string): void; warn(m: string): void },
+    private readonly issued: IssuedElement,
+    private readonly approvals: (s: ManagedSession) => readonly ApprovalEntry[],
+  ) {}
+
+  handlers(): Record<GateCommandId, (...args: never[]) => unknown> {
+    return {
+      'fountain.local.changeMode': async (arg?: unknown, mode?: GateMode) => {
+        const s = await this.session(arg);
+        return s && this.changeMode(s, vscodeGatePrompts, mode);
+      },
+      'fountain.local.whatWouldHappen': async (arg?: unknown) => {
+        const s = await this.session(arg);
+        return s && this.whatWouldHappen(s, vscodeGatePrompts);
+      },
+      'fountain.local.recommend': async (arg?: unknown) => {
+        const s = await this.session(arg);
+        return s && this.recommend(s, vscodeGatePrompts);
+      },
+      'fountain.local.revokeGrant': (arg?: unknown) => this.revokeRow(arg),
+    };
+  }
+
+  /** A session id, a `{ sessionId }`, a session group of the tree, or (none given) the only session or a pick. */
+  async session(arg: unknown): Promise<ManagedSession | undefined> {
+    const own = typeof arg === 'object' && arg !== null ? (arg as { sessionId?: unknown }).sessionId : arg;
+    if (typeof own === 'string') {
+      return this.manager.get(own);
+    }
+    const el = this.issued(arg);
+    if (el?.kind === 'conversation') {
+      const key: unknown = JSON.parse(el.id);
+      const server = Array.isArray(key) && typeof key[0] === 'string' ? key[0] : '';
+      return server.startsWith('local:') ? this.manager.get(server.slice('local:'.length)) : undefined;
+    }
+    if (arg !== undefined) {
+      return undefined;
+    }
+    const all = this.manager.sessions;
+    if (all.length <= 1) {
+      if (!all.length) {
+        void vscode.window.showInformationMessage(LocalStrings.noSession);
+      }
+      return all[0];
+    }
+    const picked = await vscode.window.showQuickPick(
+      all.map((s) => ({
+        label: pickText(s.agentName, 80),
+        description: `${pickText(s.folder.name, 80)} · ${statusText(s.status)} · ${s.gate.mode}`,
+        session: s,
+      })),
+      { placeHolder: LocalStrings.pickSession },
+    );
+    return picked?.session;
+  }
+
+  /** Change Local Agent Mode…: `mode` given skips the pick, never the yolo confirmation. */
+  async changeMode(s: ManagedSession, prompts: GatePrompts, mode?: GateMode): Promise<ModeResult | undefined> {
+    const next = mode ?? (await prompts.pickMode(s));
+    if (next === undefined) {
+      return undefined;
+    }
+    if (next === 'yolo' && s.gate.mode !== 'yolo' && !(await prompts.confirmYolo(s))) {
+      return undefined;
+    }
+    const r = s.gate.setMode(next);
+    if (!r.ok) {
+      this.log.warn(`[${s.agentName}] mode ${next} refused: ${r.reason}`);
+      void vscode.window.showErrorMessage(GateStrings.modeRefused(inertLine(r.reason)));
+      return r;
+    }
+    void vscode.window.setStatusBarMessage(GateStrings.modeChanged(inertLine(s.agentName, 80), next), 5000);
+    return { ok: true, mode: next };
+  }
+
+  /** What Would Happen…: the gate's answer now, asked of nobody and changing nothing. */
+  async whatWouldHappen(s: ManagedSession, prompts: GatePrompts): Promise<WouldHappen[] | undefined> {
+    const probe = await prompts.probe(s);
+    if (!probe) {
+      return undefined;
+    }
+    const text = probe.access ? `${probe.access} ${probe.text.trim()}` : probe.text;
+    const answers = this.manager.module().whatWouldHappen(text, s.gate.snapshot(), s.gate.cwd);
+    if (!answers.length) {
+      await prompts.show(GateStrings.nothingTyped);
+      return answers;
+    }
+    const lines = answers.map((a) =>
+      GateStrings.probeLine(inertLine(a.probe), GateStrings.verdict(a.decision.verdict)),
+    );
+    const detail = answers
+      .map((a) =>
+        [
+          GateStrings.probeLine(inertLine(a.probe), GateStrings.verdict(a.decision.verdict)),
+          GateStrings.rule(a.decision.rule),
+          GateStrings.reason(inertLine(a.decision.reason)),
+          ...(a.decision.pattern !== undefined ? [GateStrings.pattern(inertLine(a.decision.pattern))] : []),
+        ].join('\n'),
+      )
+      .join('\n\n');
+    await prompts.show(
+      `${GateStrings.probeTitle(inertLine(s.agentName, 200), s.gate.mode)} ${lines.join('; ')}`,
+      detail,
+    );
+    return answers;
+  }
+
+  /** Recommend Local Allow Patterns…: the session's approval log, a pick, a preview, then the user setting. */
+  async recommend(s: ManagedSession, prompts: GatePrompts): Promise<RecommendResult> {
+    const config = vscode.workspace.getConfiguration(LOCAL_SECTION);
+    const user = config.inspect<unknown>('allow')?.globalValue;
+    const before = Array.isArray(user) ? user.filter((p): p is string => typeof p === 'string') : [];
+    const effective = config.get<unknown>('allow');
+    const existing = Array.isArray(effective) ? effective.filter((p): p is string => typeof p === 'string') : [];
+    const recs = this.manager.module().recommendLocal(this.approvals(s), { roots: workspaceRoots(), existing });
+    if (!recs.length) {
+      const message = GateStrings.noEvidence(inertLine(s.agentName, 200));
+      void vscode.window.showInformationMessage(message);
+      return { kind: 'none', message };
+    }
+    const rec = await prompts.pickRecommendation(recs);
+    if (!rec) {
+      return { kind: 'cancelled', offered: recs };
+    }
+    const after = [...before, rec.pattern];
+    const show = (v: string[]) => inertLine(JSON.stringify(v), 4000);
+    const detail = [
+      GateStrings.previewDetail(show(before), show(after)),
+      GateStrings.evidence(rec.evidence.map((e) => inertLine(e, 200)).join(', ')),
+      inertLine(rec.reason),
+      ...(rec.risky ? [GateStrings.riskyNote] : []),
+    ].join('\n\n');
+    if (!(await prompts.confirmApply(GateStrings.previewTitle(inertLine(rec.pattern, 200)), detail))) {
+      return { kind: 'cancelled', offered: recs };
+    }
+    await config.update('allow', after, vscode.ConfigurationTarget.Global);
+    this.log.info(`[${s.agentName}] added ${JSON.stringify(rec.pattern)} to the user setting fountain.local.allow`);
+    void vscode.window.showInformationMessage(GateStrings.added(inertLine(rec.pattern, 200)));
+    return { kind: 'applied', pattern: rec.pattern, before, after };
+  }
+
+  /** Revoke Grant on a grant row: only a row the tree issued, and only a grant the session still has. */
+  revokeRow(arg: unknown): boolean {
+    const el = this.issued(arg);
+    const row = el?.kind === 'sessionRow' ? parseGrantRowId(el.id) : undefined;
+    if (!row) {
+      this.log.warn('refused Revoke Grant whose argument was not a grant row created by Fountain Approvals');
+      void vscode.window.showErrorMessage(GateStrings.forged);
+      return false;
+    }
+    const s = this.manager.get(row.sessionId);
+    const grant = s?.gate.grants.find((g) => grantKey(g) === row.key);
+    if (!s || !grant) {
+      void vscode.window.showInformationMessage(GateStrings.grantGone);
+      return false;
+    }
+    return this.revoke(s, grant);
+  }
+
+  /** Revokes one grant of `s` (the row's action; tests call it with the grant). */
+  revoke(s: ManagedSession, grant: Grant): boolean {
+    const done = s.gate.revokeGrant(grant);
+    if (done) {
+      void vscode.window.setStatusBarMessage(GateStrings.revoked(grantWords(grant, 200)), 5000);
+    }
+    return done;
+  }
+}
