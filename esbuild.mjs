@@ -53,6 +53,8 @@ const options = tests
         confusables: 'src/domain/confusables.ts',
         policyEditor: 'src/ui/policyEditor.ts',
         details: 'src/ui/detailsDocument.ts',
+        // Sign In / Sign Out flows, loaded on their first use (src/ui/authCommands.ts)
+        auth: 'src/ui/signInFlow.ts',
         // the History view's rows and recommendation texts, loaded when the view first shows (src/ui/historyView.ts)
         history: 'src/ui/historyTree.ts',
         // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.

@@ -1,105 +1,29 @@
-import * as vscode from 'vscode';
+/**
+ * Sign In and Sign Out, as the composition root and the authentication provider call them. Their flows (password
+ * box, key check, confirmation) are dist/auth.js (src/ui/signInFlow.ts), loaded on first use.
+ */
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/log';
 import type { ApiKeyStore, StoredAccount } from '../platform/secrets';
-import { defaultEnv } from '../protocol/env';
-import { checkKey } from '../protocol/whoami';
-import { inertLine } from './display';
-import { Strings } from './strings';
+import { lazyBundle } from './lazyBundle';
 
-/** Sandbox tokens are scoped `sprite:<conversation>`; they are refused by the answer route. */
-function looksLikeSandboxToken(key: string): boolean {
-  return /^sprite[:_]/i.test(key);
-}
+export const authBundle = lazyBundle<typeof import('./signInFlow')>('auth.js');
 
 /** How a signed-in account is named: its e-mail, else the server's user id. */
 export function accountName(account: StoredAccount | undefined): string {
   return account?.email || account?.id || '?';
 }
 
-/**
- * "Fountain: Sign In" (and the Accounts menu's "Sign in with Fountain"): asks for a key with a password box, asks the
- * server whose key it is (`GET /api/auth/me`), and only then keeps it in SecretStorage. A refused key is reported with
- * the server's own reason, shown as inert text, and nothing is stored.
- */
-export async function signIn(
+/** "Fountain: Sign In": see src/ui/signInFlow.ts. */
+export function signIn(
   config: Config,
   keys: ApiKeyStore,
   log: Logger,
 ): Promise<{ server: string; account: StoredAccount } | undefined> {
-  const server = config.serverUrl;
-  if (!server) {
-    const pick = await vscode.window.showWarningMessage(Strings.noServer, Strings.openSettings);
-    if (pick === Strings.openSettings) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'fountain.serverUrl');
-    }
-    return undefined;
-  }
-  const key = (
-    await vscode.window.showInputBox({
-      title: Strings.apiKeyPrompt(server),
-      placeHolder: Strings.apiKeyPlaceholder,
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) =>
-        !v.trim() ? Strings.apiKeyEmpty : looksLikeSandboxToken(v.trim()) ? Strings.apiKeySandbox : undefined,
-    })
-  )?.trim();
-  if (!key) {
-    return undefined;
-  }
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: Strings.checkingKey(server) },
-    () => checkKey(server, key, defaultEnv(log), { allowInsecureHttp: config.allowInsecureHttp }),
-  );
-  switch (result.kind) {
-    case 'ok':
-      await keys.store(server, key, result.account);
-      log.info(`signed in to ${result.server} as user ${result.account.id}`);
-      void vscode.window.showInformationMessage(Strings.signedInAs(server, inertLine(accountName(result.account))));
-      return { server, account: result.account };
-    case 'refused': {
-      log.warn(`sign-in: the server refused the key (${result.status} ${result.reason ?? ''}); nothing was stored`);
-      const reason = inertLine(result.error || result.reason || String(result.status));
-      void vscode.window.showErrorMessage(
-        result.reason
-          ? Strings.keyRefusedWithCode(server, reason, inertLine(result.reason))
-          : Strings.keyRefused(server, reason),
-      );
-      return undefined;
-    }
-    case 'sandboxToken':
-      void vscode.window.showErrorMessage(Strings.apiKeySandbox);
-      return undefined;
-    case 'badUrl':
-      void vscode.window.showErrorMessage(Strings.keyNotChecked(server, result.message));
-      return undefined;
-    case 'unreachable':
-      log.warn(`sign-in: could not check the key: ${result.message}`);
-      void vscode.window.showErrorMessage(Strings.keyNotChecked(server, inertLine(result.message)));
-      return undefined;
-  }
+  return authBundle.load().signIn(config, keys, log);
 }
 
-/** "Fountain: Sign Out": confirms, then deletes the stored key for the configured server. */
-export async function signOut(config: Config, keys: ApiKeyStore): Promise<boolean> {
-  const server = config.serverUrl;
-  if (!server) {
-    void vscode.window.showInformationMessage(Strings.noServer);
-    return false;
-  }
-  const current = await keys.get(server);
-  if (current?.source !== 'secretStorage') {
-    void vscode.window.showInformationMessage(
-      current?.source === 'environment' ? Strings.notSignedInKeyFromEnvironment(server) : Strings.notSignedIn(server),
-    );
-    return false;
-  }
-  const pick = await vscode.window.showWarningMessage(Strings.confirmSignOut(server), Strings.signOut, Strings.cancel);
-  if (pick !== Strings.signOut) {
-    return false;
-  }
-  await keys.delete(server);
-  void vscode.window.showInformationMessage(Strings.signedOut(server));
-  return true;
+/** "Fountain: Sign Out": see src/ui/signInFlow.ts. */
+export function signOut(config: Config, keys: ApiKeyStore): Promise<boolean> {
+  return authBundle.load().signOut(config, keys);
 }

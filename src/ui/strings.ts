@@ -5,33 +5,10 @@ const AuthStrings = {
   openSettings: vscode.l10n.t('Open Settings'),
   signIn: vscode.l10n.t('Sign In'),
   signOut: vscode.l10n.t('Sign Out'),
-  cancel: vscode.l10n.t('Cancel'),
   noServer: vscode.l10n.t('No Fountain server is configured. Set "fountain.serverUrl" (or FOUNTAIN_BASE_URL).'),
-  apiKeyPrompt: (server: string) => vscode.l10n.t('API key for the Fountain server at {0}', server),
-  apiKeyPlaceholder: vscode.l10n.t('A user key (ftn_…). Sandbox tokens cannot answer requests.'),
-  apiKeyEmpty: vscode.l10n.t('Enter a key.'),
-  apiKeySandbox: vscode.l10n.t(
-    'This looks like a sandbox token (FOUNTAIN_TOKEN). Sandbox tokens may not answer requests: use a user key.',
-  ),
-  checkingKey: (server: string) => vscode.l10n.t('Checking the key with {0}…', server),
-  signedInAs: (server: string, who: string) => vscode.l10n.t('Signed in to {0} as {1}.', server, who),
-  keyRefused: (server: string, reason: string) =>
-    vscode.l10n.t('{0} refused this key: {1}. Nothing was stored.', server, reason),
-  keyRefusedWithCode: (server: string, reason: string, code: string) =>
-    vscode.l10n.t('{0} refused this key: {1} ({2}). Nothing was stored.', server, reason, code),
-  keyNotChecked: (server: string, why: string) =>
-    vscode.l10n.t('Could not check the key with {0}: {1}. Nothing was stored.', server, why),
   accountLabel: (who: string, server: string) => vscode.l10n.t('{0} on {1}', who, server),
   signInCancelled: vscode.l10n.t('Sign-in to Fountain was cancelled or refused.'),
-  confirmSignOut: (server: string) =>
-    vscode.l10n.t('Sign out of Fountain at {0}? Approval requests stop arriving until you sign in again.', server),
   signedOut: (server: string) => vscode.l10n.t('Signed out of Fountain at {0}.', server),
-  notSignedIn: (server: string) => vscode.l10n.t('You are not signed in to {0} with a stored key.', server),
-  notSignedInKeyFromEnvironment: (server: string) =>
-    vscode.l10n.t(
-      'You are not signed in to {0} with a stored key. The key in use comes from the FOUNTAIN_API_KEY environment variable; unset it to stop using it.',
-      server,
-    ),
 };
 
 /** Strings of the approval flow. */
