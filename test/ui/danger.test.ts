@@ -3,8 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { openWorkbench, runCommand, screenshot, textOf, toast, until, type Workbench } from './workbench';
+import { runCommand, screenshot, textOf, toast, until, type Workbench } from './workbench';
 
 function treeRow(page: Page, text: string) {
   return page.locator('.pane-body .monaco-list-row', { hasText: text });
@@ -19,21 +20,9 @@ describe('UI: a dangerous remote request needs a confirmation before it is allow
   let wb: Workbench;
   let server: TestServer;
 
-  before(async function () {
-    wb = await openWorkbench({ withKeyInEnv: true });
-    if (!wb.server) {
-      this.skip();
-    }
-    server = new TestServer(wb.server.info);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-danger-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
-  after(async () => {
-    await wb?.close();
+  workbenchSuite('danger', (w, s) => {
+    wb = w;
+    server = s;
   });
 
   it('rm -rf ~: a warning toast naming the danger; Allow opens the modal; Cancel sends nothing; Allow Anyway sends one answer', async () => {

@@ -2,17 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import {
-  clickNotificationButton,
-  openWorkbench,
-  runCommand,
-  screenshot,
-  textOf,
-  toast,
-  until,
-  type Workbench,
-} from './workbench';
+import { clickNotificationButton, runCommand, textOf, toast, until, type Workbench } from './workbench';
 
 /** A button in the title bar (editor actions toolbar) of the active editor group, by its aria-label. */
 function titleAction(page: Page, label: string) {
@@ -24,30 +16,23 @@ describe('UI: answering from the editor title of a request', function () {
   let wb: Workbench;
   let server: TestServer;
 
-  before(async function () {
-    wb = await openWorkbench({ withKeyInEnv: true });
-    if (!wb.server) {
-      this.skip();
-    }
-    server = new TestServer(wb.server.info);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-    await wb?.page.keyboard.press('Escape');
-    await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
-    await runCommand(wb.page, 'View: Close All Editors').catch(() => undefined);
-    await wb.page.keyboard.press('Escape');
-    const state = await server.control<{ requests: { conversation_id: string }[] }>('GET', '/state');
-    for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
-      await server.control('POST', `/conversations/${c}/interrupt`);
-    }
-  });
-  after(async () => {
-    await wb?.close();
-  });
+  workbenchSuite(
+    'editor',
+    (w, s) => {
+      wb = w;
+      server = s;
+    },
+    async () => {
+      await wb?.page.keyboard.press('Escape');
+      await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
+      await runCommand(wb.page, 'View: Close All Editors').catch(() => undefined);
+      await wb.page.keyboard.press('Escape');
+      const state = await server.control<{ requests: { conversation_id: string }[] }>('GET', '/state');
+      for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
+        await server.control('POST', `/conversations/${c}/interrupt`);
+      }
+    },
+  );
 
   it('Allow Once in the details editor title sends exactly one answer, the allow_once option; then the buttons go', async () => {
     const { page } = wb;

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { openWorkbench, runCommand, screenshot, toast, type Workbench } from './workbench';
+import { runCommand, toast, type Workbench } from './workbench';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
 
@@ -28,21 +28,9 @@ describe('UI: editing an agent permission policy', function () {
   let wb: Workbench;
   let server: TestServer;
 
-  before(async function () {
-    wb = await openWorkbench({ withKeyInEnv: true });
-    if (!wb.server) {
-      this.skip();
-    }
-    server = new TestServer(wb.server.info);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-policy-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
-  after(async () => {
-    await wb?.close();
+  workbenchSuite('policy', (w, s) => {
+    wb = w;
+    server = s;
   });
 
   async function agent(id: string): Promise<Agent> {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
+import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { openWorkbench, runCommand, screenshot, textOf, toast, until, type Workbench } from './workbench';
+import { runCommand, textOf, toast, until, type Workbench } from './workbench';
 
 /** A refusal sentence written to be a live link and an icon if a notification rendered it as markup. */
 const HOSTILE =
@@ -13,21 +13,16 @@ describe('UI: a server refusal message in a notification is inert text', functio
   let wb: Workbench;
   let server: TestServer;
 
-  before(async function () {
-    wb = await openWorkbench({ withKeyInEnv: true });
-    if (!wb.server) {
-      this.skip();
-    }
-    server = new TestServer(wb.server.info);
-  });
-  after(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, 'failure-refusal.png')).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-    await server?.control('DELETE', '/fail').catch(() => undefined);
-    await wb?.close();
-  });
+  workbenchSuite(
+    'refusal',
+    (w, s) => {
+      wb = w;
+      server = s;
+    },
+    async () => {
+      await server?.control('DELETE', '/fail').catch(() => undefined);
+    },
+  );
 
   it('a 401 whose message is [label](command:…) and $(icon) shows no link and no icon, only the literal text', async () => {
     const { page } = wb;

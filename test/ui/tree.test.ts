@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { notification, openWorkbench, runCommand, screenshot, until, type Workbench } from './workbench';
+import { notification, runCommand, screenshot, until, type Workbench } from './workbench';
 
 async function openView(page: Page): Promise<void> {
   await runCommand(page, 'Fountain: Focus on Pending Approvals View');
@@ -63,26 +64,19 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
   let wb: Workbench;
   let server: TestServer;
 
-  before(async function () {
-    wb = await openWorkbench({ withKeyInEnv: true });
-    if (!wb.server) {
-      this.skip();
-    }
-    server = new TestServer(wb.server.info);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-    await server?.control('DELETE', '/fail').catch(() => undefined);
-    await wb?.page.keyboard.press('Escape');
-    await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
-    await wb?.page.keyboard.press('Escape');
-  });
-  after(async () => {
-    await wb?.close();
-  });
+  workbenchSuite(
+    'tree',
+    (w, s) => {
+      wb = w;
+      server = s;
+    },
+    async () => {
+      await server?.control('DELETE', '/fail').catch(() => undefined);
+      await wb?.page.keyboard.press('Escape');
+      await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
+      await wb?.page.keyboard.press('Escape');
+    },
+  );
 
   it('the queue lists the 2-minute request before the 3-day one (older), the tree too, and goes on with the next', async () => {
     const { page } = wb;
