@@ -5,12 +5,15 @@
  */
 import type * as vscode from 'vscode';
 import { LocalCommands } from './commands';
+import { grantPicks } from './grantPicks';
 import type { LocalSessionManager } from './manager';
 import { TranscriptDocuments } from './transcriptDocument';
 
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;
   readonly transcripts: TranscriptDocuments;
+  /** The local gate's grant choices for Answer… (src/localui/grantPicks.ts). */
+  readonly grantPicks: typeof grantPicks;
 }
 
 export function createLocalUi(manager: LocalSessionManager, log: vscode.LogOutputChannel): LocalUi {
@@ -19,6 +22,7 @@ export function createLocalUi(manager: LocalSessionManager, log: vscode.LogOutpu
   return {
     commands,
     transcripts,
+    grantPicks,
     dispose: () => {
       commands.dispose();
       transcripts.dispose();

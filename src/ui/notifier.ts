@@ -7,6 +7,7 @@ import type { Config } from '../platform/config';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerFlow } from './answerFlow';
 import { inertLine } from './display';
+import { toastReach } from './reach';
 import { ToastStrings } from './strings';
 
 /** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
@@ -37,6 +38,8 @@ export class Notifier extends Disposable {
       showDetails(item: InboxItem): Promise<void>;
       pickOption(item: InboxItem): Promise<void>;
       review(): Promise<void>;
+      /** True when Answer… offers more than the runtime's options (the local gate's grants): More… is shown. */
+      hasExtraChoices?(item: InboxItem): boolean;
       /** A short "asked by kind "execute" (agent policy)", when known within a moment. */
       provenance?(item: InboxItem): Promise<string | undefined>;
     },
@@ -88,7 +91,7 @@ export class Notifier extends Disposable {
       action: 'option',
       optionId: o.optionId,
     }));
-    if (choice.more) {
+    if (choice.more || this.actions.hasExtraChoices?.(item)) {
       buttons.push({ title: ToastStrings.more, action: 'more' });
     }
     buttons.push({ title: ToastStrings.details, action: 'details' });
@@ -101,7 +104,9 @@ export class Notifier extends Disposable {
     // Shortened so VS Code's own 1,000-character cut never hides the kind or the conversation; Details has it all.
     const where = inertLine(c.title || c.agentName || c.agentId || c.id, 80);
     const base = ToastStrings.single(inertLine(item.label, 300), where, inertLine(item.request.kind ?? 'tool', 40));
-    const message = why ? `${base} (${why})` : base;
+    // What an "always" option keeps, before the click: the note when short, else a pointer to Details.
+    const reach = toastReach(item);
+    const message = [why ? `${base} (${why})` : base, ...(reach ? [reach] : [])].join(' · ');
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pick = await show<Button>(message, ...buttons);
     if (!pick) {
