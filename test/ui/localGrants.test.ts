@@ -13,6 +13,7 @@ import {
   clickNotificationButton,
   extensionLog,
   killAgentsOf,
+  notification,
   openWorkbench,
   runCommand,
   screenshot,
@@ -34,7 +35,7 @@ describe('UI: a local gate grant chosen from the toast', function () {
   let model: FakeModel | undefined;
   let root: string;
   const tag = randomUUID().slice(0, 8);
-  const dirs = [`ui-grant-${tag}-1`, `ui-grant-${tag}-2`];
+  const dirs = [`ui-grant-${tag}-1`, `ui-grant-${tag}-2`, `ui-grant-${tag}-3`];
 
   before(async function () {
     if (!fs.existsSync(path.join(BIN, 'claude-agent-acp'))) {
@@ -67,6 +68,19 @@ describe('UI: a local gate grant chosen from the toast', function () {
         CLAUDE_CONFIG_DIR: claudeDir,
       },
     });
+    // One local session for both tests, started as a user does, and idle before either test prompts it.
+    const { page } = wb;
+    const input = page.locator('.quick-input-widget input');
+    await runCommand(page, 'Fountain: Start Local Agent…');
+    await input.fill(AGENT);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().click();
+    await runCommand(page, 'Fountain: Focus on Pending Approvals View');
+    const group = page.locator('.pane-body .monaco-list-row', { hasText: LOCAL_GROUP }).first();
+    await until(
+      'the session idle in the tree',
+      async () => /idle/.test(await group.innerText().catch(() => '')),
+      60_000,
+    );
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && wb) {
@@ -89,24 +103,16 @@ describe('UI: a local gate grant chosen from the toast', function () {
     }
   });
 
+  async function send(text: string): Promise<void> {
+    const input = wb!.page.locator('.quick-input-widget input');
+    await runCommand(wb!.page, 'Fountain: Send Prompt…');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
   it('More… offers "every command starting with "git""; picking it sends allow_once and the next git command runs unasked', async () => {
     const { page, runDir } = wb!;
-    const input = page.locator('.quick-input-widget input');
-    await runCommand(page, 'Fountain: Start Local Agent…');
-    await input.fill(AGENT);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().click();
-    await runCommand(page, 'Fountain: Focus on Pending Approvals View');
-    const group = page.locator('.pane-body .monaco-list-row', { hasText: LOCAL_GROUP }).first();
-    await until(
-      'the session idle in the tree',
-      async () => /idle/.test(await group.innerText().catch(() => '')),
-      60_000,
-    );
-    const prompt = async (n: number) => {
-      await runCommand(page, 'Fountain: Send Prompt…');
-      await input.fill(`Run it (${n}): RUN64:${b64(`git init -q ${dirs[n - 1]}`)}`);
-      await input.press('Enter');
-    };
+    const prompt = (n: number) => send(`Run it (${n}): RUN64:${b64(`git init -q ${dirs[n - 1]}`)}`);
 
     await prompt(1);
     const t = toast(page, LOCAL_GROUP);
@@ -147,5 +153,38 @@ describe('UI: a local gate grant chosen from the toast', function () {
       1,
       'only the first request was answered by a person',
     );
+  });
+  it('"Always allow" asks first, then appends the pattern to fountain.local.allow; the same command then runs unasked', async () => {
+    const { page, runDir } = wb!;
+    const command = `mkdir -p ${dirs[2]}`;
+    const pattern = `execute:${command}`;
+    const asksBefore = (extensionLog(runDir).match(/gate \(ask\): ask by/g) ?? []).length;
+    await send(`Run it (3): RUN64:${b64(command)}`);
+    await notification(page, command).waitFor({ timeout: 90_000 });
+    await clickNotificationButton(page, command, 'More…');
+    const always = page.locator('.quick-input-list .monaco-list-row', { hasText: `Always allow "${pattern}"` });
+    await always.first().waitFor({ timeout: 20_000 });
+    await always.first().click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: `Always allow "${pattern}"?` });
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.match(await dialog.innerText(), /appends .* to the user setting fountain\.local\.allow/s);
+    assert.equal(fs.existsSync(path.join(WS, dirs[2])), false, 'nothing was sent before the confirmation');
+    await dialog.getByRole('button', { name: 'Add and Allow' }).click();
+
+    await until('the allowed mkdir to run', () => fs.existsSync(path.join(WS, dirs[2])), 90_000);
+    await notification(page, `Added "${pattern}" to fountain.local.allow`).waitFor({ timeout: 30_000 });
+    const settings = ['User', 'Machine']
+      .map((d) => path.join(runDir, 'user-data', d, 'settings.json'))
+      .filter((f) => fs.existsSync(f))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    assert.ok(settings.includes(JSON.stringify(pattern)), settings);
+
+    fs.rmSync(path.join(WS, dirs[2]), { recursive: true, force: true });
+    await send(`Run it (4): RUN64:${b64(command)}`);
+    await until('the same mkdir to run again', () => fs.existsSync(path.join(WS, dirs[2])), 90_000);
+    const log = extensionLog(runDir);
+    assert.match(log, /gate \(ask\): allow by allow-pattern[^\n]*, sent allow/);
+    assert.equal((log.match(/gate \(ask\): ask by/g) ?? []).length, asksBefore + 1, 'only the first mkdir asked');
   });
 });
