@@ -13,6 +13,7 @@ import { LocalAgents } from './localui/feature';
 import type { ManagedSession } from './localui/manager';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
+import type { ExtraAnswerChoices } from './ui/answerChoices';
 import { signIn, signOut } from './ui/authCommands';
 import { FountainAuthProvider } from './ui/authProvider';
 import { RequestCommands } from './ui/commands';
@@ -74,6 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const notifier = new Notifier(inbox, notifications, flow, config, {
     showDetails: (item) => details.show(item),
     pickOption: (item) => commands.pickOption(item, 'toast'),
+    hasExtraChoices: (item) => extras.has(item),
     review: async () => {
       await vscode.commands.executeCommand('fountain.pending.focus');
       await commands.answerQueue();
@@ -118,6 +120,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   });
   local.useTree((a) => (tree.isIssued(a) ? a : undefined));
   policy.provenance.useLocal((item) => localSource.provenance(item.key));
+  // The local gate's grant choices beside the runtime's options (Answer…, the toast's More…), answered through the flow.
+  const extras: ExtraAnswerChoices = {
+    has: (item) => {
+      const a = localSource.askOf(item.key);
+      return !!a && local.hasGrantChoices(a.sessionId, a.ask);
+    },
+    choices: (item, source) => {
+      const a = localSource.askOf(item.key);
+      const answer = async (optionId: string) => (await flow.answer(item.id, optionId, source))?.kind === 'answered';
+      return Promise.resolve(a ? local.grantChoices(a.sessionId, a.ask, answer) : []);
+    },
+  };
+  commands.useExtras(extras);
   subs.push(
     (windows?.onDidReceiveEvent ?? connection.onDidReceiveEvent)((e) => {
       if (e.type === 'backfillComplete') {

@@ -76,6 +76,8 @@ export interface LocalTestApi {
   readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
   /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
   readonly openDraft: (id: string) => Promise<void>;
+  /** A session's grants, as its local gate holds them (JSON copies). */
+  readonly gateGrants: (sessionId: string) => unknown[];
   /** Whether dist/local.js was loaded (it must not be at activation). */
   readonly bundleLoaded: () => boolean;
   /** Whether dist/localui.js (commands, transcripts) was loaded (it must not be at activation). */
@@ -256,6 +258,7 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
       }
       return [...wire];
     },
+    gateGrants: (id) => (local.manager.get(id)?.gate.grants ?? []).map((g) => ({ ...g })),
     bundleLoaded: () => local.bundleLoaded(),
     uiLoaded: () => local.uiLoaded(),
     openDraft: async (id) => {

@@ -107,23 +107,66 @@ export type ApplyGrantResult =
  * offered. Nothing changes when the ask is already closed or offers no allow option.
  */
 export function applyGrantChoice(gate: LocalGate, ask: PendingAsk, choice: GrantChoice): ApplyGrantResult {
+  const start = beginGrant(gate, ask, choice);
+  if (!start.ok) {
+    return start.result;
+  }
+  return start.finish(ask.answer(start.optionId) === 'sent');
+}
+
+/**
+ * {@link applyGrantChoice} with the answer delivered by `send` (the VS Code layer sends it through the inbox, whose
+ * guard keeps "only offered, never twice" and records the answer like any other): the grant is added first, so the
+ * agent's next call already meets it, and taken back when `send` reports that nothing was delivered.
+ */
+export async function applyGrantChoiceVia(
+  gate: LocalGate,
+  ask: PendingAsk,
+  choice: GrantChoice,
+  send: (optionId: string) => Promise<boolean>,
+): Promise<ApplyGrantResult> {
+  const start = beginGrant(gate, ask, choice);
+  if (!start.ok) {
+    return start.result;
+  }
+  let delivered: boolean;
+  try {
+    delivered = await send(start.optionId);
+  } catch (e) {
+    start.finish(false); // a throwing sender delivered nothing: the grant goes before the error does
+    throw e;
+  }
+  return start.finish(delivered);
+}
+
+type GrantStart =
+  | { readonly ok: false; readonly result: ApplyGrantResult }
+  | { readonly ok: true; readonly optionId: string; finish(delivered: boolean): ApplyGrantResult };
+
+function beginGrant(gate: LocalGate, ask: PendingAsk, choice: GrantChoice): GrantStart {
   if (!ask.isOpen) {
-    return { sent: false, reason: 'closed' };
+    return { ok: false, result: { sent: false, reason: 'closed' } };
   }
   const option = grantAnswerOption(ask.request.options);
   if (!option) {
-    return { sent: false, reason: 'no_allow_option' };
+    return { ok: false, result: { sent: false, reason: 'no_allow_option' } };
   }
   const added = choice.grant ? gate.addGrant(choice.grant) : false;
-  if (ask.answer(option.optionId) !== 'sent') {
-    if (added && choice.grant) {
-      gate.revokeGrant(choice.grant);
-    }
-    return { sent: false, reason: 'closed' };
-  }
   return {
-    sent: true,
+    ok: true,
     optionId: option.optionId,
-    ...(choice.pattern !== undefined ? { pattern: choice.pattern } : {}),
+    finish: (delivered) => {
+      if (!delivered) {
+        if (added && choice.grant) {
+          gate.revokeGrant(choice.grant);
+        }
+        return { sent: false, reason: 'closed' };
+      }
+      return {
+        sent: true,
+        optionId: option.optionId,
+        ...(choice.pattern !== undefined ? { pattern: choice.pattern } : {}),
+      };
+    },
   };
 }

@@ -38,7 +38,13 @@ export type {
   PlanSource,
   SetModeResult,
 } from './gate';
-export { LOCAL_ALLOW_SETTING, applyGrantChoice, grantAnswerOption, grantChoices } from './gateChoices';
+export {
+  LOCAL_ALLOW_SETTING,
+  applyGrantChoice,
+  applyGrantChoiceVia,
+  grantAnswerOption,
+  grantChoices,
+} from './gateChoices';
 export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
 export { probeRequests, whatWouldHappen } from './whatWouldHappen';
 export { recommendLocal } from '../policy';

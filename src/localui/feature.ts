@@ -10,6 +10,9 @@ import { lazyBundle } from '../ui/lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import { LocalSessionManager, type LocalAskHandler, type LocalManagerDeps } from './manager';
+import type { ExtraAnswerChoice } from '../ui/answerChoices';
+import type { PendingAsk } from '../local';
+import type { FlowAnswer } from './grantPicks';
 import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
 import type { LocalGroupExtras } from '../ui/sessionRows';
@@ -88,6 +91,26 @@ export class LocalAgents extends Disposable {
     // Sessions exist only after Start Local Agent loaded the UI bundle, so this loads nothing new.
     const s = this.manager.get(server.slice('local:'.length));
     return s && this.ui().treeExtras(s);
+  }
+
+  /**
+   * True when the session's gate would offer a grant for this open ask (the toast then shows More…). Asked of
+   * src/local, which runs the session already; dist/localui.js is not loaded for it.
+   */
+  hasGrantChoices(sessionId: string, ask: PendingAsk): boolean {
+    const session = this.manager.get(sessionId);
+    const local = this.manager.loadedModule();
+    if (!session || !local || !ask.isOpen || !local.grantAnswerOption(ask.request.options)) {
+      return false;
+    }
+    return local.grantChoices(session.gate, ask.request).length > 0;
+  }
+
+  /** The gate's grant choices for an open ask of a session, as Answer… items (built in dist/localui.js). */
+  grantChoices(sessionId: string, ask: PendingAsk, answer: FlowAnswer): ExtraAnswerChoice[] {
+    const session = this.manager.get(sessionId);
+    const local = this.manager.loadedModule();
+    return session && local ? this.ui().grantPicks(local, session, ask, answer) : [];
   }
 
   /** True once dist/localui.js was loaded (activation must not load it). */

@@ -172,6 +172,14 @@ export class LocalSessionManager extends Disposable {
     return this.deps.load();
   }
 
+  /**
+   * src/local for acting on sessions that already run (their gates' grant choices): no trust check and not counted
+   * in {@link loadCount}, since nothing starts; without a session it is never needed, so never loaded by this.
+   */
+  loadedModule(): LocalModule | undefined {
+    return this.list.length > 0 ? this.deps.load() : undefined;
+  }
+
   private envOverride: SourceEnv | undefined;
 
   get sourceEnv(): SourceEnv {

@@ -11,6 +11,7 @@ import { GateWatch } from './gateWatch';
 import type { LocalSessionManager, ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
 import type { LocalGroupExtras } from '../ui/sessionRows';
+import { grantPicks } from './grantPicks';
 import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
 
@@ -24,6 +25,8 @@ export interface LocalUi extends vscode.Disposable {
   treeExtras(s: ManagedSession): LocalGroupExtras;
   /** Every `fountain.local.*` command's handler. */
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
+  /** The local gate's grant choices for Answer… (src/localui/grantPicks.ts). */
+  readonly grantPicks: typeof grantPicks;
 }
 
 export function createLocalUi(
@@ -44,6 +47,7 @@ export function createLocalUi(
     watch,
     treeExtras: sessionExtras,
     handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
+    grantPicks,
     dispose: () => {
       yolo.dispose();
       watch.dispose();

@@ -6,6 +6,7 @@
  */
 import { Emitter, type Event } from '../domain/events';
 import type { Inbox } from '../domain/inbox';
+import { isLocalSource } from './localKey';
 import type { AnswerResult, ConnectionState, FeedEvent, RequestKey } from '../domain/model';
 import type { ApiClient } from '../protocol/apiClient';
 import type { Logger } from '../protocol/env';
@@ -103,10 +104,13 @@ export class FountainSession extends Disposable implements AnswerSource {
     this.setState(state);
   }
 
-  /** Requests of the server this session is connected to (any server while none is: a restart in progress). */
+  /**
+   * Requests of the server this session is connected to (any Fountain server while none is: a restart in progress).
+   * Never a local agent's: those are answered by their own source, signed in to Fountain or not.
+   */
   owns(key: RequestKey): boolean {
     const server = this._client.value?.server;
-    return server === undefined || server === key.server;
+    return server === undefined ? !isLocalSource(key.server) : server === key.server;
   }
 
   /**

@@ -20,6 +20,7 @@ import {
 import type { AskClose, PendingAsk, PolicyMatch } from '../local';
 import { DiffContentSchema, LocationSchema, TextContentSchema } from '../protocol/schema';
 import type { AnswerSource } from './answerRouter';
+import { isLocalSource, localSourceId } from './localKey';
 
 /** What the source needs to know of one local session (src/localui's ManagedSession has it). */
 export interface LocalSessionInfo {
@@ -41,17 +42,7 @@ export interface LocalProvenance {
   readonly gate?: { readonly rule: string; readonly reason: string };
 }
 
-const PREFIX = 'local:';
-
-/** The source id of a local session's requests (`RequestKey.server`). */
-export function localSourceId(sessionId: string): string {
-  return PREFIX + sessionId;
-}
-
-/** True for a key (or source id) of a local agent session. */
-export function isLocalSource(server: string): boolean {
-  return server.startsWith(PREFIX);
-}
+export { isLocalSource, localSourceId } from './localKey';
 
 /** "Local · <agent> · <folder>": the conversation title of a local session. */
 export function localTitle(s: Pick<LocalSessionInfo, 'agentName' | 'folderName'>): string {
@@ -110,6 +101,12 @@ export class LocalSource implements AnswerSource {
     }
     const { agentName, policyKey, matchedBy, gate } = t.ask;
     return { agentName, policyKey, matchedBy, ...(gate ? { gate: { rule: gate.rule, reason: gate.reason } } : {}) };
+  }
+
+  /** The ask behind `key` and its session's id, if it is one of this source's requests (open or closed). */
+  askOf(key: RequestKey): { readonly ask: PendingAsk; readonly sessionId: string } | undefined {
+    const t = this.asks.get(keyId(key));
+    return t ? { ask: t.ask, sessionId: t.session } : undefined;
   }
 
   owns(key: RequestKey): boolean {

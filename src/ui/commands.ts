@@ -7,11 +7,13 @@ import type { PermissionOption } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
+import type { ExtraAnswerChoice, ExtraAnswerChoices } from './answerChoices';
 import { itemIdOf, type RequestDetailsView } from './details';
 import { lazyBundle } from './lazyBundle';
 import { ContextKey, setContext } from '../platform/contextKeys';
 import { inertLine, pickText } from './display';
 import type { PendingTree } from './pendingTree';
+import { optionReachLine } from './reach';
 import { CommandStrings } from './strings';
 
 /** Batch answers, Retry and the selection after an answer (src/ui/treeActions.ts), loaded on first use. */
@@ -42,7 +44,14 @@ export interface CommandDeps {
  * markdown, which this extension never renders from agent or server text.
  */
 export class RequestCommands {
+  private extras: ExtraAnswerChoices | undefined;
+
   constructor(private readonly d: CommandDeps) {}
+
+  /** Our own choices after the runtime's options in Answer… (the local gate's grants). */
+  useExtras(extras: ExtraAnswerChoices): void {
+    this.extras = extras;
+  }
 
   register(): vscode.Disposable[] {
     const r = vscode.commands.registerCommand;
@@ -91,22 +100,43 @@ export class RequestCommands {
     ];
   }
 
-  /** A QuickPick of every option (name, kind and id), in the agent's order; answers the one picked. */
+  /**
+   * A QuickPick of every option (name, kind, id, and what a persistent one keeps), in the agent's order; then, for a
+   * local agent's request, the gate's grant choices. Answers the option picked, or runs the choice picked.
+   */
   async pickOption(item: InboxItem, source: AnswerSource): Promise<void> {
-    type OptionPick = vscode.QuickPickItem & { option: PermissionOption };
-    const picks: OptionPick[] = item.request.options.map((o) => ({
-      label: pickText(o.name),
-      description: pickText(o.kind),
-      detail: CommandStrings.optionId(pickText(o.optionId)),
-      option: o,
-    }));
+    type OptionPick = vscode.QuickPickItem & { option?: PermissionOption; extra?: ExtraAnswerChoice };
+    const picks: OptionPick[] = item.request.options.map((o) => {
+      const reach = optionReachLine(item, o.optionId);
+      const id = CommandStrings.optionId(pickText(o.optionId));
+      return {
+        label: pickText(o.name),
+        description: pickText(o.kind),
+        detail: reach ? `${id} · ${pickText(reach)}` : id,
+        option: o,
+      };
+    });
+    const extras = item.answerable ? ((await this.extras?.choices(item, source)) ?? []) : [];
+    if (extras.length > 0) {
+      picks.push({ label: CommandStrings.grantsSeparator, kind: vscode.QuickPickItemKind.Separator });
+      for (const extra of extras) {
+        picks.push({
+          label: pickText(extra.label),
+          ...(extra.description !== undefined ? { description: pickText(extra.description) } : {}),
+          ...(extra.detail !== undefined ? { detail: pickText(extra.detail) } : {}),
+          extra,
+        });
+      }
+    }
     const pick = await vscode.window.showQuickPick(picks, {
       title: CommandStrings.answerTitle(inertLine(item.label, 200)),
       placeHolder: CommandStrings.answerPlaceholder,
       ignoreFocusOut: true,
     });
-    if (pick) {
+    if (pick?.option) {
       await this.d.flow.answer(item.id, pick.option.optionId, source);
+    } else if (pick?.extra) {
+      await pick.extra.run();
     }
   }
 

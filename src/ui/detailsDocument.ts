@@ -6,6 +6,9 @@ import type { InboxItem } from '../domain/inbox';
 import { AGENT_EXITED } from '../domain/model';
 import { DetailsDocumentStrings as S } from './detailsStrings';
 import { inertBlock, inertFull } from './display';
+import { reachesOf, reachSentence } from './reachText';
+
+export { optionReachLine, toastReach } from './reachText';
 import type { ProvenanceText } from './pendingTree';
 import { Time } from './time';
 
@@ -57,9 +60,15 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
     out.push(S.sandboxPaths);
   }
   section(S.options);
-  r.options.forEach((o, i) =>
-    out.push(`${i + 1}. ${inertFull(o.name)}  —  ${S.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`),
-  );
+  const reaches = reachesOf(item);
+  r.options.forEach((o, i) => {
+    out.push(`${i + 1}. ${inertFull(o.name)}  —  ${S.optionKind(inertFull(o.kind))}, id ${inertFull(o.optionId)}`);
+    // What a persistent option keeps, where and for how long (the agent's own words come inert from the domain).
+    const reach = reaches.find((x) => x.option === o);
+    if (reach) {
+      out.push(`   ${S.reach(reachSentence(reach))}`);
+    }
+  });
   if (r.rawInput !== undefined) {
     section(S.rawInput);
     out.push(inertBlock(JSON.stringify(r.rawInput, null, 2) ?? 'null'));

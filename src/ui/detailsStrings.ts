@@ -23,6 +23,7 @@ export const DetailsDocumentStrings = {
   sandboxPaths: vscode.l10n.t('(paths inside the agent sandbox; shown for reading, not opened here)'),
   options: vscode.l10n.t("Options, in the agent's order"),
   optionKind: (k: string) => vscode.l10n.t('kind {0}', k),
+  reach: (sentence: string) => vscode.l10n.t('Reach: {0}', sentence),
   rawInput: vscode.l10n.t('Raw input'),
   content: vscode.l10n.t('Content'),
   diffs: vscode.l10n.t('Proposed changes'),

@@ -9,6 +9,7 @@ import { Disposable } from '../util/lifecycle';
 import type { AnswerFlow } from './answerFlow';
 import { DangerStrings } from './dangerStrings';
 import { inertLine } from './display';
+import { toastReach } from './reach';
 import { ToastStrings } from './strings';
 
 /** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
@@ -50,6 +51,8 @@ export class Notifier extends Disposable {
       showDetails(item: InboxItem): Promise<void>;
       pickOption(item: InboxItem): Promise<void>;
       review(): Promise<void>;
+      /** True when Answer… offers more than the runtime's options (the local gate's grants): More… is shown. */
+      hasExtraChoices?(item: InboxItem): boolean;
       /** A short "asked by kind "execute" (agent policy)", only when already known: a toast never waits for it. */
       provenance?(item: InboxItem): string | undefined;
     },
@@ -114,7 +117,7 @@ export class Notifier extends Disposable {
       action: 'option',
       optionId: o.optionId,
     }));
-    if (choice.more) {
+    if (choice.more || this.actions.hasExtraChoices?.(item)) {
       buttons.push({ title: ToastStrings.more, action: 'more' });
     }
     buttons.push({ title: ToastStrings.details, action: 'details' });
@@ -128,7 +131,10 @@ export class Notifier extends Disposable {
     const where = inertLine(c.title || c.agentName || c.agentId || c.id, 80);
     const base = ToastStrings.single(inertLine(item.label, 300), where, inertLine(item.request.kind ?? 'tool', 40));
     const asked = why ? `${base} (${why})` : base;
-    const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), asked) : asked;
+    // What an "always" option keeps, before the click: the note when short, else a pointer to Details.
+    const reach = toastReach(item);
+    const withReach = [asked, ...(reach ? [reach] : [])].join(' · ');
+    const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), withReach) : withReach;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const pick = await this.shown([item.id], show<Button>(message, ...buttons));
     if (!pick) {

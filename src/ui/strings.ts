@@ -162,6 +162,7 @@ export const CommandStrings = {
   optionId: (id: string) => vscode.l10n.t('option id: {0}', id),
   answerTitle: (label: string) => vscode.l10n.t('Answer: {0}', label),
   answerPlaceholder: vscode.l10n.t("Pick one of the agent's options (Escape sends nothing)"),
+  grantsSeparator: vscode.l10n.t('Allow and remember (local gate)'),
   nothingWaiting: vscode.l10n.t('No approval requests are waiting.'),
   left: (c: string) => vscode.l10n.t('{0} left', c),
   waitingSince: (t: string) => vscode.l10n.t('waiting since {0}', t),

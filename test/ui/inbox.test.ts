@@ -82,6 +82,11 @@ describe('UI: approving in the real workbench', function () {
       .locator('.monaco-button')
       .evaluateAll((els) => els.slice(0, 3).map((e) => e.classList.contains('secondary')));
     assert.deepEqual(secondary, [false, true, true]);
+    // What "Always Allow" keeps, before the click: Claude Code's known behaviour in a Fountain sandbox.
+    assert.match(
+      await t.innerText(),
+      /"Always Allow": a rule in the sandbox's \.claude\/settings\.local\.json, gone with it; not for writes outside the cwd/,
+    );
     fs.mkdirSync(MEDIA, { recursive: true });
     await t.screenshot({ path: path.join(MEDIA, 'toast.png') });
     await t.getByRole('button', { name: 'Allow', exact: true }).click();

@@ -14,6 +14,7 @@ import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../sup
 import { TestServer } from '../support/serverClient';
 import {
   clickNotificationButton,
+  killAgentsOf,
   openWorkbench,
   runCommand,
   screenshot,
@@ -30,21 +31,6 @@ const LOCAL_GROUP = `Local · ${AGENT} · ws`;
 
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
   return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
-}
-
-/** Ends the process group of every process whose environment names `claudeDir` (this run's agents only). */
-function killAgentsOf(claudeDir: string): void {
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-      if (env.includes(`CLAUDE_CONFIG_DIR=${claudeDir}`)) {
-        const pgid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ')[2]);
-        process.kill(-pgid, 'SIGKILL');
-      }
-    } catch {
-      // gone already, or not ours to read
-    }
-  }
 }
 
 function treeRow(page: Page, text: string | RegExp) {

@@ -78,3 +78,36 @@ export async function screenshot(page: Page, file: string): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file });
 }
+
+/** Ends the process group of every process whose environment names `claudeDir` (one run's local agents only). */
+export function killAgentsOf(claudeDir: string): void {
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      if (env.includes(`CLAUDE_CONFIG_DIR=${claudeDir}`)) {
+        const pgid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1].split(' ')[2]);
+        process.kill(-pgid, 'SIGKILL');
+      }
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+}
+
+/** The extension's log (its LogOutputChannel) as code-server wrote it so far under the run's user-data folder. */
+export function extensionLog(runDir: string): string {
+  const logs = path.join(runDir, 'user-data', 'logs');
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (e.name === 'Fountain Approvals.log') {
+        found.push(p);
+      }
+    }
+  };
+  walk(logs);
+  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}

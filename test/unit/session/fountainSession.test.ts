@@ -25,6 +25,26 @@ describe('FountainSession: the Fountain answer path', () => {
 });
 
 describe('AnswerRouter: one answer path across sources', () => {
+  it("a local agent's request is answered by its own source while no Fountain server is connected", async () => {
+    const inbox = new Inbox();
+    const session = new FountainSession({ inbox, cursorStore: new MemoryCursorStore(), logger: nullLogger });
+    const sent: string[] = [];
+    const router = new AnswerRouter();
+    router.add(session); // first, as the composition root adds it
+    router.add({
+      owns: (k) => k.server.startsWith('local:'),
+      send: (k, optionId) => (sent.push(`${k.requestId}:${optionId}`), Promise.resolve({ kind: 'answered' })),
+    });
+    const local = { server: 'local:local-1', conversationId: 'local-1', requestId: 'local-ask-1' };
+    assert.equal(session.owns(local), false);
+    assert.equal(session.owns(key('r1')), true, "a Fountain request while reconnecting stays the session's");
+    assert.equal((await router.send(local, 'allow')).kind, 'answered');
+    assert.equal((await router.send(key('r1'), 'allow')).kind, 'network');
+    assert.deepEqual(sent, ['local-ask-1:allow']);
+    session.dispose();
+    inbox.dispose();
+  });
+
   it('sends through the source that owns the key, and sends nothing for a key no source owns', async () => {
     const sent: string[] = [];
     const source = (id: string): AnswerSource => ({

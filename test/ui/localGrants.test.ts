@@ -1,0 +1,190 @@
+// A grant chosen beside the runtime's options, in the real workbench: the published claude-agent-acp on the
+// scripted loopback model (started by Start Local Agent…) asks to run `git init -q <dir>`; the toast shows Claude
+// Code's own options plus More…, and More… lists the local gate's grants after them. Picking "every command starting
+// with "git"" answers the agent with its own allow_once option (the extension's log records the answer the inbox
+// sent), and the next git command runs without a toast, allowed by that grant (the gate's logged decision).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
+import {
+  clickNotificationButton,
+  extensionLog,
+  killAgentsOf,
+  notification,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  toast,
+  until,
+  type Workbench,
+} from './workbench';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
+const WS = path.join(ROOT, 'test/fixtures/ws');
+const AGENT = 'Claude for grants';
+const LOCAL_GROUP = `Local · ${AGENT} · ws`;
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+
+describe('UI: a local gate grant chosen from the toast', function () {
+  this.timeout(300_000);
+  let wb: Workbench | undefined;
+  let model: FakeModel | undefined;
+  let root: string;
+  const tag = randomUUID().slice(0, 8);
+  const dirs = [`ui-grant-${tag}-1`, `ui-grant-${tag}-2`, `ui-grant-${tag}-3`];
+
+  before(async function () {
+    if (!fs.existsSync(path.join(BIN, 'claude-agent-acp'))) {
+      console.warn('[ui grants] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
+      this.skip();
+    }
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-ui-grants-'));
+    const claudeDir = path.join(root, 'claude');
+    writeQuietClaudeSettings(claudeDir);
+    model = await startFakeModel({
+      deriveCommand: (text) => {
+        const m = /RUN64:([A-Za-z0-9_-]+)/.exec(text);
+        return m ? { command: Buffer.from(m[1], 'base64url').toString('utf8'), description: 'Run it' } : undefined;
+      },
+    });
+    wb = await openWorkbench({
+      machineSettings: {
+        'fountain.localAgents': [
+          {
+            name: AGENT,
+            command: path.join(BIN, 'claude-agent-acp'),
+            runtime: 'claude',
+            env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
+          },
+        ],
+      },
+      env: {
+        ANTHROPIC_BASE_URL: model.baseUrl,
+        ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+        CLAUDE_CONFIG_DIR: claudeDir,
+      },
+    });
+    // One local session for both tests, started as a user does, and idle before either test prompts it.
+    const { page } = wb;
+    const input = page.locator('.quick-input-widget input');
+    await runCommand(page, 'Fountain: Start Local Agent…');
+    await input.fill(AGENT);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().click();
+    await runCommand(page, 'Fountain: Focus on Pending Approvals View');
+    const group = page.locator('.pane-body .monaco-list-row', { hasText: LOCAL_GROUP }).first();
+    await until(
+      'the session idle in the tree',
+      async () => /idle/.test(await group.innerText().catch(() => '')),
+      60_000,
+    );
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && wb) {
+      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
+      console.log(`screenshot and logs in ${wb.runDir}`);
+    }
+  });
+  after(async () => {
+    if (wb) {
+      await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);
+      await wb.close();
+    }
+    if (root) {
+      killAgentsOf(path.join(root, 'claude'));
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    await model?.close();
+    for (const d of dirs) {
+      fs.rmSync(path.join(WS, d), { recursive: true, force: true });
+    }
+  });
+
+  async function send(text: string): Promise<void> {
+    const input = wb!.page.locator('.quick-input-widget input');
+    await runCommand(wb!.page, 'Fountain: Send Prompt…');
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  it('More… offers "every command starting with "git""; picking it sends allow_once and the next git command runs unasked', async () => {
+    const { page, runDir } = wb!;
+    const prompt = (n: number) => send(`Run it (${n}): RUN64:${b64(`git init -q ${dirs[n - 1]}`)}`);
+
+    await prompt(1);
+    const t = toast(page, LOCAL_GROUP);
+    await t.waitFor({ timeout: 90_000 });
+    const buttons = (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+    assert.deepEqual(buttons.slice(0, 4), ['Allow', 'Always Allow', 'Reject', 'More…']);
+    // The local claude's "always" says what it keeps, in the toast text itself.
+    assert.match(
+      await t.innerText(),
+      /"Always Allow": a Claude Code rule \(session, or the folder's \.claude\/settings\.local\.json\)/,
+    );
+    assert.equal(fs.existsSync(path.join(WS, dirs[0])), false, 'the command ran before it was allowed');
+
+    await clickNotificationButton(page, LOCAL_GROUP, 'More…');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    const verb = rows.filter({ hasText: 'every command starting with "git"' });
+    await verb.first().waitFor({ timeout: 20_000 });
+    // The runtime's options come first, then our grants; the reach shows on the persistent option's row.
+    const texts = await rows.allInnerTexts();
+    assert.match(texts[0], /Always Allow/);
+    assert.match(texts[0], /Reach: a Claude Code rule/);
+    assert.match(texts.join('\n'), /Allow this exact request for the rest of the session/);
+    await verb.first().click();
+
+    await until('the allowed git init to run', () => fs.existsSync(path.join(WS, dirs[0], '.git')), 90_000);
+    // The answer went through the answer flow (the inbox's guard) with claude's allow_once option id, "allow".
+    assert.match(extensionLog(runDir), /answering local-\d+\/\S+ with option "allow" \(from toast\)/);
+
+    await prompt(2);
+    await until('the second git init to run', () => fs.existsSync(path.join(WS, dirs[1], '.git')), 90_000);
+    assert.match(
+      extensionLog(runDir),
+      /gate \(ask\): allow by grant(?: \[[^\]\n]*\])?: [^\n]*, sent allow/,
+      'the second git command was allowed by the session grant, with allow_once',
+    );
+    assert.equal(
+      (extensionLog(runDir).match(/answering local-/g) ?? []).length,
+      1,
+      'only the first request was answered by a person',
+    );
+  });
+  it('"Always allow" asks first, then appends the pattern to fountain.local.allow; the same command then runs unasked', async () => {
+    const { page, runDir } = wb!;
+    const command = `mkdir -p ${dirs[2]}`;
+    const pattern = `execute:${command}`;
+    const asksBefore = (extensionLog(runDir).match(/gate \(ask\): ask by/g) ?? []).length;
+    await send(`Run it (3): RUN64:${b64(command)}`);
+    await notification(page, command).waitFor({ timeout: 90_000 });
+    await clickNotificationButton(page, command, 'More…');
+    const always = page.locator('.quick-input-list .monaco-list-row', { hasText: `Always allow "${pattern}"` });
+    await always.first().waitFor({ timeout: 20_000 });
+    await always.first().click();
+    const dialog = page.locator('.monaco-dialog-box', { hasText: `Always allow "${pattern}"?` });
+    await dialog.waitFor({ timeout: 20_000 });
+    assert.match(await dialog.innerText(), /appends .* to the user setting fountain\.local\.allow/s);
+    assert.equal(fs.existsSync(path.join(WS, dirs[2])), false, 'nothing was sent before the confirmation');
+    await dialog.getByRole('button', { name: 'Add and Allow' }).click();
+
+    await until('the allowed mkdir to run', () => fs.existsSync(path.join(WS, dirs[2])), 90_000);
+    await notification(page, `Added "${pattern}" to fountain.local.allow`).waitFor({ timeout: 30_000 });
+    const settings = ['User', 'Machine']
+      .map((d) => path.join(runDir, 'user-data', d, 'settings.json'))
+      .filter((f) => fs.existsSync(f))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    assert.ok(settings.includes(JSON.stringify(pattern)), settings);
+
+    fs.rmSync(path.join(WS, dirs[2]), { recursive: true, force: true });
+    await send(`Run it (4): RUN64:${b64(command)}`);
+    await until('the same mkdir to run again', () => fs.existsSync(path.join(WS, dirs[2])), 90_000);
+    const log = extensionLog(runDir);
+    assert.match(log, /gate \(ask\): allow by allow-pattern[^\n]*, sent allow/);
+    assert.equal((log.match(/gate \(ask\): ask by/g) ?? []).length, asksBefore + 1, 'only the first mkdir asked');
+  });
+});
