@@ -83,6 +83,11 @@ export class Inbox implements IDisposable {
   }
 
   /** Pending items (open, answering, leftOpen), oldest first across conversations. */
+  /** What is known of a conversation (title, agent, runtime), once a source said it. */
+  conversationOf(server: string, conversationId: string): ConversationInfo | undefined {
+    return this._conversations.get(item.convId(server, conversationId));
+  }
+
   open(): InboxItem[] {
     return this.all().filter((i) => i.pending);
   }

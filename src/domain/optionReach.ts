@@ -188,9 +188,15 @@ export function toastReachNote(
   reaches: readonly OptionReach[],
   fmt: ReachFormat,
   max = TOAST_REACH_MAX,
+  runtimeKnown = true,
 ): string | undefined {
   if (reaches.length === 0) {
     return undefined;
+  }
+  // A toast shows at once, often before the conversation (and so its runtime) is known: "reach unknown" would then
+  // be a guess, so the toast points to Details, which shows the reach once the runtime is known.
+  if (!runtimeKnown && reaches.some((r) => r.reach.source === 'unknown')) {
+    return reaches.map((r) => fmt.seeDetails(fmt.name(r.option))).join(' · ');
   }
   const full = reaches.map((r) => fmt.note(fmt.name(r.option), fmt.sentence(r))).join(' · ');
   if ([...full].length <= max) {

@@ -8,7 +8,7 @@ import type { ConnectionManager } from '../platform/connection';
 import { FileHistoryBackend } from '../platform/historyStore';
 import type { Logger } from '../platform/log';
 import type { ApiKeyStore } from '../platform/secrets';
-import type { AnswerFlow } from './answerFlow';
+import type { AnswerFlow, AnsweredEvent } from './answerFlow';
 import type { RequestDetailsView } from './details';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
@@ -20,6 +20,9 @@ import { HistoryStrings } from './strings';
  * Issue 6 assembled: provenance on requests, the approval history (recorded from AnswerFlow) with its view and
  * recommendations, and the agent-policy editor with its commands.
  */
+/** How long an answer's history entry waits for its conversation's agent to be known. */
+const AGENT_WAIT_MS = 15_000;
+
 export class PolicyFeature implements vscode.Disposable {
   readonly provenance: ProvenanceService;
   readonly history: HistoryLog;
@@ -54,7 +57,7 @@ export class PolicyFeature implements vscode.Disposable {
       this.historyTree,
       this.editor,
       { dispose: () => this.history.dispose() },
-      deps.flow.onDidAnswer((e) => void this.history.record(historyEntryOf(e, historySettings.keepLabels))),
+      deps.flow.onDidAnswer((e) => this.record(e, inbox)),
       ...this.editor.register({ tree: deps.tree, historyTree: this.historyTree }),
       vscode.commands.registerCommand('fountain.history.clear', async () => {
         const clear = HistoryStrings.clear;
@@ -67,6 +70,50 @@ export class PolicyFeature implements vscode.Disposable {
     );
   }
 
+  /**
+   * Records an answer in the history. A toast shows at once, so an answer can come before the conversation's agent is
+   * known (a new conversation is read a moment after its first request): the entry then waits for it, up to
+   * {@link AGENT_WAIT_MS}, since recommendations group answers by agent.
+   */
+  private record(e: AnsweredEvent, inbox: Inbox): void {
+    const at = Date.now();
+    const write = (conversation = e.item.conversation) =>
+      void this.history.record(
+        historyEntryOf({ ...e, item: { ...e.item, conversation } }, historySettings.keepLabels, at),
+      );
+    const known = () => {
+      const c = inbox.conversationOf(e.item.key.server, e.item.key.conversationId);
+      return c?.agentId !== undefined || c?.agentName !== undefined ? c : undefined;
+    };
+    const c = e.item.conversation;
+    if (c.agentId !== undefined || c.agentName !== undefined) {
+      write();
+      return;
+    }
+    const now = known();
+    if (now) {
+      write({ ...c, ...now });
+      return;
+    }
+    const done = (info?: typeof c) => {
+      sub.dispose();
+      clearTimeout(timer);
+      this.waiting.delete(done);
+      write(info ? { ...c, ...info } : c);
+    };
+    const sub = inbox.onDidChangeItems(() => {
+      const info = known();
+      if (info) {
+        done(info);
+      }
+    });
+    const timer = setTimeout(done, AGENT_WAIT_MS);
+    this.waiting.add(done);
+  }
+
+  /** Answers whose entry waits for its agent: written as they are on dispose. */
+  private readonly waiting = new Set<() => void>();
+
   historyEntries(): HistoryEntry[] {
     return this.history.entries();
   }
@@ -76,6 +123,9 @@ export class PolicyFeature implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const done of [...this.waiting]) {
+      done();
+    }
     for (const d of this.disposables.splice(0)) {
       d.dispose();
     }

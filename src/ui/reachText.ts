@@ -98,7 +98,7 @@ const format: ReachFormat = {
 
 /** The toast's reach note (short, else a pointer to Details); undefined when nothing offered persists. */
 export function toastReach(item: InboxItem): string | undefined {
-  return toastReachNote(reachesOf(item), format);
+  return toastReachNote(reachesOf(item), format, undefined, item.conversation.runtime !== undefined);
 }
 
 /** The reach line of one option for Answer…'s list; undefined for an option that keeps nothing. */

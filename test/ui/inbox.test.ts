@@ -63,6 +63,8 @@ describe('UI: approving in the real workbench', function () {
     for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
       await server.control('POST', `/conversations/${c}/interrupt`);
     }
+    // Past the burst rule's 2 s (a third toast within 2 s folds): each test's first request gets its own toast.
+    await wb.page.waitForTimeout(2_100);
   });
   after(async () => {
     await wb?.close();
@@ -70,7 +72,8 @@ describe('UI: approving in the real workbench', function () {
 
   it('a claude-style request raises a toast highlighting "Allow", then "Always Allow", "Reject"; clicking Allow sends exactly one answer', async () => {
     const { page } = wb;
-    const id = await server.startConversation('claude', 'run: touch approved-from-toast.txt', {
+    // The agent asks a moment into its turn, once the conversation (and so its runtime) is known, as usual.
+    const id = await server.startConversation('claude', 'sleep: 2500\nrun: touch approved-from-toast.txt', {
       title: 'Fix the build',
     });
     const t = toast(page, 'touch approved-from-toast.txt');

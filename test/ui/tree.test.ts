@@ -135,7 +135,18 @@ describe('UI: the Pending Approvals tree, most urgent first, batches behind a mo
       await item.waitFor({ timeout: 10_000 });
       await item.hover();
       await item.click();
-      await dialog.waitFor({ timeout: 10_000 });
+      // A context-menu click can be lost while the tree redraws under it (the menu stays open): then press Enter on
+      // the highlighted item. Either way the modal must come before anything is sent.
+      const shown = await dialog.waitFor({ timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!shown) {
+        if (await item.isVisible()) {
+          await page.keyboard.press('Enter');
+        }
+        await dialog.waitFor({ timeout: 10_000 });
+      }
       return dialog.innerText();
     };
     // The view title offers both batch commands while several rows are selected; Reject lists each own reject option.

@@ -129,6 +129,21 @@ describe('optionReach', () => {
       assert.equal(toastReachNote([], fmt('short')), undefined);
     });
 
+    it('before the runtime is known, an unknown reach is not stated as a fact: the toast points to Details', () => {
+      const noRuntime = optionReaches({ options: CLAUDE }, { where: 'fountain' });
+      assert.equal(noRuntime[0].reach.source, 'unknown');
+      assert.equal(
+        toastReachNote(noRuntime, fmt('reach unknown'), undefined, false),
+        '"Name allow_always": see Details',
+      );
+      assert.equal(
+        toastReachNote(noRuntime, fmt('reach unknown'), undefined, true),
+        '"Name allow_always": reach unknown',
+      );
+      // A known reach (here the runtime's) is still shown, whatever the flag says.
+      assert.equal(toastReachNote(reaches, fmt('short'), undefined, false), '"Name allow_always": short');
+    });
+
     it('the limit counts code points, and several options share it', () => {
       const fits = '😀'.repeat(TOAST_REACH_MAX - '"Name allow_always": '.length);
       assert.equal(toastReachNote(reaches, fmt(fits)), `"Name allow_always": ${fits}`);
