@@ -241,20 +241,22 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
       })),
     statusLog: (id) => [...(statuses.get(id) ?? [])],
     transcript: (id) => local.session(id)?.session.transcript.render() ?? '',
-    useSourceEnv: (env) => local.manager.useSourceEnv(env),
+    useSourceEnv: (env) => local.configure((m) => m.useSourceEnv(env)),
     wire: () => {
       if (!wire) {
         wire = [];
         const lines = wire;
-        local.manager.useWireTap((session, direction, line) => {
-          let message: unknown = line;
-          try {
-            message = JSON.parse(line) as unknown;
-          } catch {
-            // kept as text
-          }
-          lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
-        });
+        local.configure((m) =>
+          m.useWireTap((session, direction, line) => {
+            let message: unknown = line;
+            try {
+              message = JSON.parse(line) as unknown;
+            } catch {
+              // kept as text
+            }
+            lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
+          }),
+        );
       }
       return [...wire];
     },

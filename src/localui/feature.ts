@@ -75,8 +75,22 @@ export class LocalAgents extends Disposable {
     if (!this._manager) {
       const m = (this._manager = this._register(new (uiBundle.load().LocalSessionManager)(this.deps)));
       this._register(m.onDidChangeSessions(() => this._onDidChangeSessions.fire()));
+      for (const f of this.pending.splice(0)) {
+        f(m);
+      }
     }
     return this._manager;
+  }
+
+  private readonly pending: ((m: LocalSessionManager) => void)[] = [];
+
+  /** Tests: configures the manager now if it exists, else once it is built (so setting up loads nothing). */
+  configure(f: (m: LocalSessionManager) => void): void {
+    if (this._manager) {
+      f(this._manager);
+    } else {
+      this.pending.push(f);
+    }
   }
 
   /** Every session that is running or crashed, oldest first (none before the manager exists). */
