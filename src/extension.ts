@@ -107,15 +107,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const local = (localAgents = new LocalAgents({ log, ask: (s, a) => localSource.ask(sessionInfo(s), a) }));
   subs.push(local, ...local.register(), answers.add(localSource));
   subs.push(
-    local.manager.onDidChangeSessions(() => {
-      for (const s of local.manager.sessions) {
+    local.onDidChangeSessions(() => {
+      for (const s of local.sessions) {
         localSource.sessionChanged(sessionInfo(s));
       }
     }),
   );
   tree.showLocalSessions({
-    conversations: () => local.manager.sessions.map((s) => localConversation(sessionInfo(s))),
-    onDidChange: local.manager.onDidChangeSessions,
+    conversations: () => local.sessions.map((s) => localConversation(sessionInfo(s))),
+    onDidChange: local.onDidChangeSessions,
     extras: (server) => local.treeExtras(server),
   });
   local.useTree((a) => (tree.isIssued(a) ? a : undefined));

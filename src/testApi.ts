@@ -221,8 +221,8 @@ export function createTestApi(d: TestApiDeps): TestApi {
 function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
   const statuses = new Map<string, string[]>();
   let wire: { session?: string; direction: 'out' | 'in'; message: unknown }[] | undefined;
-  local.manager.onDidChangeSessions(() => {
-    for (const s of local.manager.sessions) {
+  local.onDidChangeSessions(() => {
+    for (const s of local.sessions) {
       const seen = statuses.get(s.id) ?? [];
       if (seen[seen.length - 1] !== s.status) {
         seen.push(s.status);
@@ -232,7 +232,7 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
   });
   return {
     sessions: () =>
-      local.manager.sessions.map((s) => ({
+      local.sessions.map((s) => ({
         id: s.id,
         agentName: s.agentName,
         folder: s.folder.name,
@@ -240,29 +240,31 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
         ...(s.pid !== undefined ? { pid: s.pid } : {}),
       })),
     statusLog: (id) => [...(statuses.get(id) ?? [])],
-    transcript: (id) => local.manager.get(id)?.session.transcript.render() ?? '',
-    useSourceEnv: (env) => local.manager.useSourceEnv(env),
+    transcript: (id) => local.session(id)?.session.transcript.render() ?? '',
+    useSourceEnv: (env) => local.configure((m) => m.useSourceEnv(env)),
     wire: () => {
       if (!wire) {
         wire = [];
         const lines = wire;
-        local.manager.useWireTap((session, direction, line) => {
-          let message: unknown = line;
-          try {
-            message = JSON.parse(line) as unknown;
-          } catch {
-            // kept as text
-          }
-          lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
-        });
+        local.configure((m) =>
+          m.useWireTap((session, direction, line) => {
+            let message: unknown = line;
+            try {
+              message = JSON.parse(line) as unknown;
+            } catch {
+              // kept as text
+            }
+            lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
+          }),
+        );
       }
       return [...wire];
     },
-    gateGrants: (id) => (local.manager.get(id)?.gate.grants ?? []).map((g) => ({ ...g })),
+    gateGrants: (id) => (local.session(id)?.gate.grants ?? []).map((g) => ({ ...g })),
     bundleLoaded: () => local.bundleLoaded(),
     uiLoaded: () => local.uiLoaded(),
     openDraft: async (id) => {
-      const s = local.manager.get(id);
+      const s = local.session(id);
       if (s) {
         await local.ui().commands.openDraft(s);
       }
@@ -294,7 +296,7 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
 }
 
 function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
-  const { manager } = local;
+  // Read when called: the manager (dist/localui.js) is built on first use, never at activation.
   let redraws = 0;
   tree.onDidChangeTreeData(() => redraws++);
   const prompts = (over: Partial<GatePrompts>): GatePrompts => ({
@@ -307,7 +309,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
     ...over,
   });
   const setMode = async (id: string, mode: GateMode, confirmYolo = false) => {
-    const s = manager.get(id);
+    const s = local.manager.get(id);
     return (
       s &&
       local
@@ -320,21 +322,21 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
   };
   return {
     state: (id) => {
-      const g = manager.get(id);
+      const g = local.manager.get(id);
       return g && { mode: g.gate.mode, grants: [...g.gate.grants], approvals: local.ui().watch.approvals(g) };
     },
     setMode,
     setModeUntrusted: async (id, mode) => {
-      manager.useTrust(false);
-      manager.refreshGates();
+      local.manager.useTrust(false);
+      local.manager.refreshGates();
       try {
         return await setMode(id, mode, true);
       } finally {
-        manager.useTrust(undefined);
-        manager.refreshGates();
+        local.manager.useTrust(undefined);
+        local.manager.refreshGates();
       }
     },
-    addGrant: (id, grant) => manager.get(id)?.gate.addGrant(grant) ?? false,
+    addGrant: (id, grant) => local.manager.get(id)?.gate.addGrant(grant) ?? false,
     revokeRow: async (label) => {
       const rows = tree.getChildren().flatMap((c) => tree.getChildren(c));
       const row = rows.find((r) => r.kind === 'sessionRow' && labelText(tree.getTreeItem(r).label) === label);
@@ -343,7 +345,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
         : false;
     },
     whatWouldHappen: async (id, text, access) => {
-      const s = manager.get(id);
+      const s = local.manager.get(id);
       const shown: string[] = [];
       const answers = s
         ? await local.ui().gate.whatWouldHappen(
@@ -363,7 +365,7 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
       };
     },
     recommend: async (id, pattern, confirm) => {
-      const s = manager.get(id);
+      const s = local.manager.get(id);
       let preview: { title: string; detail: string } | undefined;
       const result =
         s &&

@@ -9,7 +9,7 @@ import { Disposable } from '../util/lifecycle';
 import { lazyBundle } from '../ui/lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
-import { LocalSessionManager, type LocalAskHandler, type LocalManagerDeps } from './manager';
+import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
 import type { PendingAsk } from '../local';
 import type { FlowAnswer } from './grantPicks';
@@ -17,7 +17,10 @@ import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
 import type { LocalGroupExtras } from '../ui/sessionRows';
 
-/** Commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local command. */
+/**
+ * The session manager, commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local
+ * command (no session exists before one).
+ */
 const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
 
 export interface LocalAgentsOptions {
@@ -31,29 +34,31 @@ export interface LocalAgentsOptions {
 }
 
 export class LocalAgents extends Disposable {
-  readonly manager: LocalSessionManager;
+  private _manager: LocalSessionManager | undefined;
+  private readonly deps: LocalManagerDeps;
   private readonly log: vscode.LogOutputChannel;
   private _ui: LocalUi | undefined;
   private issued: IssuedElement = () => undefined;
+  private readonly _onDidChangeSessions = this._register(new vscode.EventEmitter<void>());
+  /** The list of sessions, or a status in it, changed (nothing can before the first local command). */
+  readonly onDidChangeSessions = this._onDidChangeSessions.event;
 
   constructor(opts: LocalAgentsOptions) {
     super();
     const { log } = opts;
-    this.manager = this._register(
-      new LocalSessionManager({
-        load: opts.load ?? loadLocalBundle,
-        isTrusted: opts.isTrusted ?? (() => vscode.workspace.isTrusted),
-        ask: opts.ask,
-        log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
-        ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
-        ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
-        gateSettings: readLocalGateSettings,
-        roots: workspaceRoots,
-      }),
-    );
+    this.deps = {
+      load: opts.load ?? loadLocalBundle,
+      isTrusted: opts.isTrusted ?? (() => vscode.workspace.isTrusted),
+      ask: opts.ask,
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+      ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
+      ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
+      gateSettings: readLocalGateSettings,
+      roots: workspaceRoots,
+    };
     this.log = log;
     // Each session's gate follows the settings, the workspace folders and trust as they change.
-    const refresh = () => this.manager.refreshGates();
+    const refresh = () => this._manager?.refreshGates();
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(LOCAL_SECTION)) {
@@ -63,6 +68,39 @@ export class LocalAgents extends Disposable {
     );
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(refresh));
+  }
+
+  /** The session manager; built (dist/localui.js loaded) on the first local command, or when a test asks. */
+  get manager(): LocalSessionManager {
+    if (!this._manager) {
+      const m = (this._manager = this._register(new (uiBundle.load().LocalSessionManager)(this.deps)));
+      this._register(m.onDidChangeSessions(() => this._onDidChangeSessions.fire()));
+      for (const f of this.pending.splice(0)) {
+        f(m);
+      }
+    }
+    return this._manager;
+  }
+
+  private readonly pending: ((m: LocalSessionManager) => void)[] = [];
+
+  /** Tests: configures the manager now if it exists, else once it is built (so setting up loads nothing). */
+  configure(f: (m: LocalSessionManager) => void): void {
+    if (this._manager) {
+      f(this._manager);
+    } else {
+      this.pending.push(f);
+    }
+  }
+
+  /** Every session that is running or crashed, oldest first (none before the manager exists). */
+  get sessions(): readonly ManagedSession[] {
+    return this._manager?.sessions ?? [];
+  }
+
+  /** A listed session, without building the manager. */
+  session(id: string): ManagedSession | undefined {
+    return this._manager?.get(id);
   }
 
   /** The commands and transcripts, loaded (dist/localui.js) on first use. */
@@ -89,7 +127,7 @@ export class LocalAgents extends Disposable {
   /** A session's gate mode and grants for its tree group (server `local:<id>`). */
   treeExtras(server: string): LocalGroupExtras | undefined {
     // Sessions exist only after Start Local Agent loaded the UI bundle, so this loads nothing new.
-    const s = this.manager.get(server.slice('local:'.length));
+    const s = this.session(server.slice('local:'.length));
     return s && this.ui().treeExtras(s);
   }
 
@@ -98,8 +136,8 @@ export class LocalAgents extends Disposable {
    * src/local, which runs the session already; dist/localui.js is not loaded for it.
    */
   hasGrantChoices(sessionId: string, ask: PendingAsk): boolean {
-    const session = this.manager.get(sessionId);
-    const local = this.manager.loadedModule();
+    const session = this.session(sessionId);
+    const local = this._manager?.loadedModule();
     if (!session || !local || !ask.isOpen || !local.grantAnswerOption(ask.request.options)) {
       return false;
     }
@@ -108,8 +146,8 @@ export class LocalAgents extends Disposable {
 
   /** The gate's grant choices for an open ask of a session, as Answer… items (built in dist/localui.js). */
   grantChoices(sessionId: string, ask: PendingAsk, answer: FlowAnswer): ExtraAnswerChoice[] {
-    const session = this.manager.get(sessionId);
-    const local = this.manager.loadedModule();
+    const session = this.session(sessionId);
+    const local = this._manager?.loadedModule();
     return session && local ? this.ui().grantPicks(local, session, ask, answer) : [];
   }
 
@@ -125,6 +163,6 @@ export class LocalAgents extends Disposable {
 
   /** Deactivate: every agent's process group has ended when this resolves. */
   stopAll(): Promise<void> {
-    return this.manager.stopAll();
+    return this._manager?.stopAll() ?? Promise.resolve();
   }
 }

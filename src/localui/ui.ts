@@ -1,14 +1,15 @@
 /**
  * The local agents' commands, pickers, prompt drafts and transcripts: built as their own bundle (dist/localui.js,
  * esbuild.mjs) and loaded by {@link LocalAgents} on the first `fountain.local.*` command, so dist/extension.js and
- * activation do not carry them. The session manager stays in the main bundle (the tree and the inbox read it).
+ * activation do not carry them. The session manager is here too (src/localui/feature.ts builds it on the first local
+ * command; the tree and the inbox read its sessions through LocalAgents).
  */
 import type * as vscode from 'vscode';
 import type { LocalCommandId } from './commandIds';
 import { LocalCommands } from './commands';
 import { GateCommands, type IssuedElement } from './gateCommands';
 import { GateWatch } from './gateWatch';
-import type { LocalSessionManager, ManagedSession } from './manager';
+import { LocalSessionManager, type ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
 import type { LocalGroupExtras } from '../ui/sessionRows';
 import { grantPicks } from './grantPicks';
@@ -56,3 +57,5 @@ export function createLocalUi(
     },
   };
 }
+
+export { LocalSessionManager };
