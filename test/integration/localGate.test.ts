@@ -70,6 +70,8 @@ describe('the local gate in the extension host', function () {
   let model: FakeModel | undefined;
   let id = '';
   let pid = 0;
+  let rmLog = '';
+  const homeDir = () => path.join(root, 'home');
   /** Files and folders the prompts create in the workspace folder: removed after the suite whatever happened. */
   const made: string[] = [];
 
@@ -94,8 +96,22 @@ describe('the local gate in the extension host', function () {
     const claudeDir = path.join(home, '.claude');
     fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
     writeQuietClaudeSettings(claudeDir); // no traffic beyond the loopback model
+    // A guard `rm` first on the agent's PATH: it logs every call, and refuses (does nothing) when asked to remove the
+    // agent's HOME or `/`, so even a broken gate letting `rm -rf ~` through cannot remove anything that matters.
+    const fakeBin = path.join(root, 'bin');
+    fs.mkdirSync(fakeBin, { recursive: true });
+    rmLog = path.join(root, 'rm-calls.log');
+    const guard = [
+      '#!/bin/sh',
+      `printf '%s\\n' "$*" >> '${rmLog}'`,
+      'for a in "$@"; do',
+      `  case "$a" in /|'${home}'|'${home}/') exit 0 ;; esac`,
+      'done',
+      'exec /bin/rm "$@"',
+    ];
+    fs.writeFileSync(path.join(fakeBin, 'rm'), guard.join('\n') + '\n', { mode: 0o755 });
     api.local.useSourceEnv({
-      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      PATH: [fakeBin, BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
       HOME: home,
       TMPDIR: path.join(root, 'tmp'),
       LANG: 'C.UTF-8',
@@ -347,6 +363,22 @@ describe('the local gate in the extension host', function () {
       ls.shown[0],
       /Rule: allow-pattern\nReason: Allowed by the pattern "execute:ls \*" from the built-in read_only bundle\./,
     );
+    // The agent itself asks to remove its home directory: refused by the denylist in yolo, nothing asked, nothing run.
+    const canary = path.join(homeDir(), 'canary');
+    fs.writeFileSync(canary, 'still here\n');
+    const beforeRm = permissions(api, id).length;
+    await turn(api, `Run it: RUN64:${b64('rm -rf ~')}`);
+    assert.deepEqual(
+      permissions(api, id)
+        .slice(beforeRm)
+        .map((p) => p.sent),
+      ['reject_once'],
+    );
+    assert.deepEqual(openItems(api), [], 'rm -rf ~ was asked');
+    assert.ok(fs.existsSync(canary), 'the home directory was removed');
+    const rmCalls = fs.existsSync(rmLog) ? fs.readFileSync(rmLog, 'utf8') : '';
+    assert.ok(!rmCalls.includes(homeDir()), `rm ran on the home directory: ${rmCalls}`);
+
     const rm = await api.local.gate.whatWouldHappen(id, 'rm -rf ~');
     assert.deepEqual(
       rm.answers.map((a) => [a.verdict, a.rule]),
@@ -424,6 +456,22 @@ describe('the local gate in the extension host', function () {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+    // The agent itself asks to remove its home directory: refused by the denylist in yolo, nothing asked, nothing run.
+    const canary = path.join(homeDir(), 'canary');
+    fs.writeFileSync(canary, 'still here\n');
+    const beforeRm = permissions(api, id).length;
+    await turn(api, `Run it: RUN64:${b64('rm -rf ~')}`);
+    assert.deepEqual(
+      permissions(api, id)
+        .slice(beforeRm)
+        .map((p) => p.sent),
+      ['reject_once'],
+    );
+    assert.deepEqual(openItems(api), [], 'rm -rf ~ was asked');
+    assert.ok(fs.existsSync(canary), 'the home directory was removed');
+    const rmCalls = fs.existsSync(rmLog) ? fs.readFileSync(rmLog, 'utf8') : '';
+    assert.ok(!rmCalls.includes(homeDir()), `rm ran on the home directory: ${rmCalls}`);
+
     const rm = await api.local.gate.whatWouldHappen(id, 'rm -rf ~');
     assert.deepEqual(
       rm.answers.map((a) => [a.verdict, a.rule]),
