@@ -10,20 +10,11 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
-import { getApi, waitFor } from './support';
+import { getApi, waitFor, groupAlive } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
 const CLAUDE = path.join(BIN, 'claude-agent-acp');
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('local agents in the extension host', function () {
   this.timeout(120_000);

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
-import { getApi, waitFor } from './support';
+import { getApi, waitFor, groupAlive, type RpcMessage } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -27,22 +27,6 @@ const GIT_GRANT_ROW = 'Grant: every "git" command (git *)';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
-
-interface RpcMessage {
-  readonly id?: unknown;
-  readonly method?: string;
-  readonly params?: { toolCall?: { toolCallId?: string }; options?: { optionId: string; kind: string }[] };
-  readonly result?: { outcome?: { outcome: string; optionId?: string } };
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Every session/request_permission of the session on the wire, oldest first, with the kind of option we sent. */
 function permissions(api: TestApi, id: string): { options: { optionId: string; kind: string }[]; sent?: string }[] {
@@ -363,22 +347,6 @@ describe('the local gate in the extension host', function () {
       ls.shown[0],
       /Rule: allow-pattern\nReason: Allowed by the pattern "execute:ls \*" from the built-in read_only bundle\./,
     );
-    // The agent itself asks to remove its home directory: refused by the denylist in yolo, nothing asked, nothing run.
-    const canary = path.join(homeDir(), 'canary');
-    fs.writeFileSync(canary, 'still here\n');
-    const beforeRm = permissions(api, id).length;
-    await turn(api, `Run it: RUN64:${b64('rm -rf ~')}`);
-    assert.deepEqual(
-      permissions(api, id)
-        .slice(beforeRm)
-        .map((p) => p.sent),
-      ['reject_once'],
-    );
-    assert.deepEqual(openItems(api), [], 'rm -rf ~ was asked');
-    assert.ok(fs.existsSync(canary), 'the home directory was removed');
-    const rmCalls = fs.existsSync(rmLog) ? fs.readFileSync(rmLog, 'utf8') : '';
-    assert.ok(!rmCalls.includes(homeDir()), `rm ran on the home directory: ${rmCalls}`);
-
     const rm = await api.local.gate.whatWouldHappen(id, 'rm -rf ~');
     assert.deepEqual(
       rm.answers.map((a) => [a.verdict, a.rule]),

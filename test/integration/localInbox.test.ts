@@ -11,29 +11,13 @@ import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
-import { getApi, waitFor } from './support';
+import { getApi, waitFor, groupAlive, type RpcMessage } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
 const CLAUDE = path.join(BIN, 'claude-agent-acp');
 const GEMINI = path.join(BIN, 'gemini');
 const CLAUDE_NAME = 'Claude Code (claude-agent-acp)';
-
-interface RpcMessage {
-  readonly id?: unknown;
-  readonly method?: string;
-  readonly params?: { toolCall?: { toolCallId?: string }; options?: { optionId: string; kind: string }[] };
-  readonly result?: { outcome?: { outcome: string; optionId?: string } };
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The agent's session/request_permission for the item's tool call, and what we answered it (if anything). */
 function wireOf(api: TestApi, item: InboxItem): { request: RpcMessage; response?: RpcMessage } {

@@ -33,3 +33,21 @@ export function harnessTestServer(): TestServer | undefined {
   const info = harnessServer();
   return info && process.env.FOUNTAIN_TEST_PRESEEDED ? new TestServer(info) : undefined;
 }
+
+/** Whether any process of the group `pgid` is alive (local agents run in their own group). */
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A JSON-RPC line of a local agent's wire, as far as the local-agent tests read it. */
+export interface RpcMessage {
+  readonly id?: unknown;
+  readonly method?: string;
+  readonly params?: { toolCall?: { toolCallId?: string }; options?: { optionId: string; kind: string }[] };
+  readonly result?: { outcome?: { outcome: string; optionId?: string } };
+}
