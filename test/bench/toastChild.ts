@@ -45,8 +45,17 @@ const vscodeStub = {
 type Resolve = (request: string, ...rest: unknown[]) => string;
 const mod = Module as unknown as { _resolveFilename: Resolve; _cache: Record<string, unknown> };
 const realResolve = mod._resolveFilename;
+// Lazily loaded bundles (src/ui/lazyBundle.ts) are files beside dist/extension.js; run from the sources, each maps to
+// its esbuild entry (esbuild.mjs), e.g. the reach sentences of the toast come from dist/details.js.
+const LAZY_ENTRIES: Record<string, string> = {
+  'details.js': require.resolve('../../src/ui/detailsDocument.ts'),
+};
 mod._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
-  return request === 'vscode' ? 'vscode' : realResolve.call(this, request, ...rest);
+  if (request === 'vscode') {
+    return 'vscode';
+  }
+  const lazy = /[\\/]src[\\/]ui[\\/](\w+\.js)$/.exec(request)?.[1];
+  return lazy && LAZY_ENTRIES[lazy] ? LAZY_ENTRIES[lazy] : realResolve.call(this, request, ...rest);
 };
 require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: vscodeStub } as NodeJS.Module;
 
