@@ -13,19 +13,12 @@ import {
   toast,
   until,
   type Workbench,
+  openView,
 } from './workbench';
 
 /** The text of every button on a toast, in order. */
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
   return (await t.locator('.monaco-button').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
-}
-
-async function openView(page: Page): Promise<void> {
-  await runCommand(page, 'Fountain: Focus on Pending Approvals View');
-  await page
-    .locator('[id="workbench.parts.sidebar"]', { hasText: 'Pending Approvals' })
-    .first()
-    .waitFor({ timeout: 20_000 });
 }
 
 function treeRow(page: Page, text: string | RegExp) {

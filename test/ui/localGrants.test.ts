@@ -14,12 +14,12 @@ import {
   extensionLog,
   killAgentsOf,
   notification,
-  openWorkbench,
   runCommand,
   screenshot,
   toast,
   until,
   type Workbench,
+  openWorkbenchWithClaude,
 } from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -51,23 +51,7 @@ describe('UI: a local gate grant chosen from the toast', function () {
         return m ? { command: Buffer.from(m[1], 'base64url').toString('utf8'), description: 'Run it' } : undefined;
       },
     });
-    wb = await openWorkbench({
-      machineSettings: {
-        'fountain.localAgents': [
-          {
-            name: AGENT,
-            command: path.join(BIN, 'claude-agent-acp'),
-            runtime: 'claude',
-            env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
-          },
-        ],
-      },
-      env: {
-        ANTHROPIC_BASE_URL: model.baseUrl,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
-        CLAUDE_CONFIG_DIR: claudeDir,
-      },
-    });
+    wb = await openWorkbenchWithClaude({ name: AGENT, bin: BIN, modelUrl: model.baseUrl, claudeDir });
     // One local session for both tests, started as a user does, and idle before either test prompts it.
     const { page } = wb;
     const input = page.locator('.quick-input-widget input');

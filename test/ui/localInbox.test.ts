@@ -15,12 +15,12 @@ import { TestServer } from '../support/serverClient';
 import {
   clickNotificationButton,
   killAgentsOf,
-  openWorkbench,
   runCommand,
   screenshot,
   toast,
   until,
   type Workbench,
+  openWorkbenchWithClaude,
 } from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -55,23 +55,12 @@ describe('UI: a local agent in the same inbox', function () {
     fs.mkdirSync(claudeDir);
     writeQuietClaudeSettings(claudeDir);
     model = await startFakeModel();
-    wb = await openWorkbench({
+    wb = await openWorkbenchWithClaude({
+      name: AGENT,
+      bin: BIN,
+      modelUrl: model.baseUrl,
+      claudeDir,
       withKeyInEnv: true,
-      machineSettings: {
-        'fountain.localAgents': [
-          {
-            name: AGENT,
-            command: path.join(BIN, 'claude-agent-acp'),
-            runtime: 'claude',
-            env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
-          },
-        ],
-      },
-      env: {
-        ANTHROPIC_BASE_URL: model.baseUrl,
-        ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
-        CLAUDE_CONFIG_DIR: claudeDir,
-      },
     });
     if (!wb.server) {
       this.skip();

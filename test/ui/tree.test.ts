@@ -3,15 +3,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { notification, runCommand, screenshot, until, type Workbench } from './workbench';
-
-async function openView(page: Page): Promise<void> {
-  await runCommand(page, 'Fountain: Focus on Pending Approvals View');
-  await page
-    .locator('[id="workbench.parts.sidebar"]', { hasText: 'Pending Approvals' })
-    .first()
-    .waitFor({ timeout: 20_000 });
-}
+import { notification, runCommand, screenshot, until, type Workbench, openView } from './workbench';
 
 function treeRow(page: Page, text: string | RegExp): Locator {
   return page.locator('.pane-body .monaco-list-row', { hasText: text }).first();

@@ -7,15 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { TestServer } from '../support/serverClient';
-import { openWorkbench, runCommand, screenshot, toast, until, type Workbench } from './workbench';
-
-async function openView(page: Page): Promise<void> {
-  await runCommand(page, 'Fountain: Focus on Pending Approvals View');
-  await page
-    .locator('[id="workbench.parts.sidebar"]', { hasText: 'Pending Approvals' })
-    .first()
-    .waitFor({ timeout: 20_000 });
-}
+import { openWorkbench, screenshot, toast, until, type Workbench, openView } from './workbench';
 
 /** A row of the Pending Approvals tree (whose label starts with the command; History rows start with "│ "). */
 function treeRow(page: Page, command: string, state?: RegExp) {

@@ -6,7 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 
-export { openWorkbench, type Workbench } from '../support/workbench';
+import { openWorkbench, type Workbench } from '../support/workbench';
+
+export { openWorkbench, type Workbench };
 export { until } from '../support/wait';
 
 /** Runs a command from the palette by its title, retrying while contributions are still registering. */
@@ -110,4 +112,45 @@ export function extensionLog(runDir: string): string {
   };
   walk(logs);
   return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
+/** Shows the Pending Approvals view (its command) and waits for it in the side bar. */
+export async function openView(page: Page): Promise<void> {
+  await runCommand(page, 'Fountain: Focus on Pending Approvals View');
+  await page
+    .locator('[id="workbench.parts.sidebar"]', { hasText: 'Pending Approvals' })
+    .first()
+    .waitFor({ timeout: 20_000 });
+}
+
+/**
+ * A workbench whose `fountain.localAgents` (a machine setting) names the installed claude-agent-acp in `bin` as `name`,
+ * run against the scripted model at `modelUrl` with Claude Code's configuration in `claudeDir` (the caller writes its
+ * offline settings there).
+ */
+export function openWorkbenchWithClaude(o: {
+  name: string;
+  bin: string;
+  modelUrl: string;
+  claudeDir: string;
+  withKeyInEnv?: boolean;
+}): Promise<Workbench> {
+  return openWorkbench({
+    ...(o.withKeyInEnv ? { withKeyInEnv: true } : {}),
+    machineSettings: {
+      'fountain.localAgents': [
+        {
+          name: o.name,
+          command: path.join(o.bin, 'claude-agent-acp'),
+          runtime: 'claude',
+          env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'CLAUDE_CONFIG_DIR'],
+        },
+      ],
+    },
+    env: {
+      ANTHROPIC_BASE_URL: o.modelUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
+      CLAUDE_CONFIG_DIR: o.claudeDir,
+    },
+  });
 }
