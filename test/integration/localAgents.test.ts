@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
-import { getApi, waitFor, groupAlive } from './support';
+import { getApi, waitFor, groupAlive, stopLocalAgents } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -43,15 +43,7 @@ describe('local agents in the extension host', function () {
     });
   });
   after(async () => {
-    const api = await getApi();
-    api.local.useSourceEnv(undefined);
-    await Promise.all(api.local.sessions().map((s) => vscode.commands.executeCommand('fountain.local.stop', s.id)));
-    for (const pid of pids) {
-      if (groupAlive(pid)) {
-        process.kill(-pid, 'SIGKILL');
-      }
-    }
-    await model?.close();
+    await stopLocalAgents(pids, model);
     fs.rmSync(root, { recursive: true, force: true });
   });
 

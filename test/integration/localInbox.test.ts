@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
-import { getApi, waitFor, groupAlive, type RpcMessage } from './support';
+import { getApi, waitFor, groupAlive, type RpcMessage, stopLocalAgents } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -81,15 +81,7 @@ describe('local agents in the inbox', function () {
     api.local.wire(); // starts the tap for the agents started from here on
   });
   after(async () => {
-    const api = await getApi();
-    api.local.useSourceEnv(undefined);
-    await Promise.all(api.local.sessions().map((s) => vscode.commands.executeCommand('fountain.local.stop', s.id)));
-    for (const pid of pids) {
-      if (groupAlive(pid)) {
-        process.kill(-pid, 'SIGKILL');
-      }
-    }
-    await model?.close();
+    await stopLocalAgents(pids, model);
     for (const f of files) {
       fs.rmSync(path.join(folder.uri.fsPath, f), { force: true });
     }

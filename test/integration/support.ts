@@ -51,3 +51,22 @@ export interface RpcMessage {
   readonly params?: { toolCall?: { toolCallId?: string }; options?: { optionId: string; kind: string }[] };
   readonly result?: { outcome?: { outcome: string; optionId?: string } };
 }
+
+/**
+ * Ends what a local-agent suite started: the test environment override, every listed session (Stop Agent), any
+ * agent group in `pids` still alive (SIGKILL to the group), and the scripted model.
+ */
+export async function stopLocalAgents(
+  pids: readonly number[],
+  model: { close(): Promise<void> } | undefined,
+): Promise<void> {
+  const api = await getApi();
+  api.local.useSourceEnv(undefined);
+  await Promise.all(api.local.sessions().map((s) => vscode.commands.executeCommand('fountain.local.stop', s.id)));
+  for (const pid of pids) {
+    if (groupAlive(pid)) {
+      process.kill(-pid, 'SIGKILL');
+    }
+  }
+  await model?.close();
+}
