@@ -6,15 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import { getApi, harnessTestServer, openIn, waitFor } from './support';
+import { getApi, harnessTestServer, openIn, waitFor, conversationRow } from './support';
 import type { TestServer } from '../support/serverClient';
 
 const MARK = '│ ';
-
-/** The tree row (conversation + its request rows) of one conversation, found by a request of it. */
-function conversationRow(api: TestApi, requestLabelStart: string) {
-  return api.tree().find((c) => c.children.some((r) => r.label.startsWith(requestLabelStart)));
-}
 
 describe('hostile agent text in the extension host', function () {
   let server: TestServer;

@@ -70,3 +70,8 @@ export async function stopLocalAgents(
   }
   await model?.close();
 }
+
+/** The tree row (conversation + its request rows) of one conversation, found by a request of it. */
+export function conversationRow(api: TestApi, requestLabelStart: string) {
+  return api.tree().find((c) => c.children.some((r) => r.label.startsWith(requestLabelStart)));
+}
