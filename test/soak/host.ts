@@ -1,0 +1,181 @@
+/**
+ * The soak's scripted user, inside each window's real extension host (loaded as extensionTestsPath; bundled by
+ * test/soak/main.ts to out/test/soak/host.js). It answers through the extension's test API (`answer`: the path a
+ * click takes, with its click-time check and one-in-flight guard), never by HTTP of its own. Every 300 ms it reads
+ * the inbox, and reports to the harness (`/_soak/report`) what it showed, what it answered and with what result, and
+ * the extension host's heap. The harness tells it whether it is the window the user works in (`active`).
+ *
+ * What the user does is read from the request's own command (`touch s<n>-<plan>.txt`, written by the harness):
+ * `allow` / `reject` (answered after a think time), `dbl` (the same answer clicked twice at once), `late` (answered
+ * after a longer think time, while a second client races it), `expire` / `skip` (never answered).
+ */
+import type { InboxItem } from '../../src/domain/inbox';
+import type { AnswerResult } from '../../src/domain/model';
+import { getApi } from '../integration/support';
+
+interface Seen {
+  readonly id: string;
+  readonly requestId: string;
+  readonly conversationId: string;
+  readonly server: string;
+  readonly label: string;
+  readonly firstSeenAt: number;
+  readonly options: string[];
+  closedAs?: string;
+}
+
+interface Attempt {
+  readonly requestId: string;
+  readonly optionId: string;
+  readonly at: number;
+  doneAt?: number;
+  result?: string;
+}
+
+interface Reply {
+  readonly active?: boolean;
+  readonly done?: boolean;
+}
+
+const rand = (s: string): number => {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) {
+    h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  }
+  return ((h >>> 0) % 10000) / 10000;
+};
+
+function planOf(label: string): string | undefined {
+  return /\bs\d+-([a-z]+)/.exec(label)?.[1];
+}
+
+function optionFor(item: InboxItem, plan: string): string | undefined {
+  const want = plan === 'reject' ? 'reject_once' : 'allow_once';
+  return item.request.options.find((o) => o.kind === want)?.optionId;
+}
+
+export async function run(): Promise<void> {
+  const api = await getApi();
+  const base = process.env.FOUNTAIN_SOAK_URL;
+  if (!base) {
+    throw new Error('FOUNTAIN_SOAK_URL is not set');
+  }
+  const host = `${process.pid}`;
+  const seen = new Map<string, Seen>();
+  const attempts: Attempt[] = [];
+  const busy = new Set<string>();
+  let unsent: { seen: Seen[]; attempts: Attempt[] } = { seen: [], attempts: [] };
+  let active = false;
+
+  const answerOnce = async (item: InboxItem, optionId: string): Promise<AnswerResult | undefined> => {
+    const a: Attempt = { requestId: item.key.requestId, optionId, at: Date.now() };
+    attempts.push(a);
+    let r: AnswerResult | undefined;
+    try {
+      r = await api.answer(item.id, optionId, () => true);
+      a.result = r?.kind ?? 'refused';
+    } catch (e) {
+      a.result = `threw: ${String(e)}`;
+    }
+    a.doneAt = Date.now();
+    unsent.attempts.push(a);
+    return r;
+  };
+
+  const act = async (item: InboxItem, plan: string) => {
+    busy.add(item.id);
+    try {
+      const optionId = optionFor(item, plan);
+      if (!optionId) {
+        return;
+      }
+      for (let tries = 0; tries < 20; tries++) {
+        const current = api.items().find((i) => i.id === item.id);
+        if (!current?.answerable || !active) {
+          return;
+        }
+        const results =
+          plan === 'dbl'
+            ? await Promise.all([answerOnce(current, optionId), answerOnce(current, optionId)])
+            : [await answerOnce(current, optionId)];
+        const retry = results.find((r) => r && (r.kind === 'leftOpen' || r.kind === 'network'));
+        if (!retry) {
+          return;
+        }
+        const wait = retry.kind === 'leftOpen' && retry.retryAfterSec ? retry.retryAfterSec * 1000 : 1000;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    } finally {
+      busy.delete(item.id);
+    }
+  };
+
+  const tick = () => {
+    const now = Date.now();
+    for (const item of api.items()) {
+      let s = seen.get(item.id);
+      if (!s) {
+        s = {
+          id: item.id,
+          requestId: item.key.requestId,
+          conversationId: item.key.conversationId,
+          server: item.key.server,
+          label: item.label,
+          firstSeenAt: item.firstSeenAt,
+          options: item.request.options.map((o) => o.optionId),
+        };
+        seen.set(item.id, s);
+        unsent.seen.push(s);
+      }
+      if (!item.pending && !s.closedAs) {
+        s.closedAs = item.state.kind;
+        unsent.seen.push(s);
+      }
+      const plan = planOf(item.label);
+      if (!active || !item.answerable || busy.has(item.id) || !plan || plan === 'expire' || plan === 'skip') {
+        continue;
+      }
+      const think = (plan === 'late' ? 2500 : 300) + rand(item.id) * 2000;
+      if (now - s.firstSeenAt >= think) {
+        void act(item, plan);
+      }
+    }
+  };
+
+  const report = async (): Promise<Reply> => {
+    const batch = unsent;
+    unsent = { seen: [], attempts: [] };
+    const body = {
+      host,
+      heap: process.memoryUsage().heapUsed,
+      state: api.connectionState().kind,
+      seen: batch.seen,
+      attempts: batch.attempts,
+    };
+    try {
+      const res = await fetch(`${base}/_soak/report`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Reply;
+    } catch {
+      // the harness is gone or busy: keep the batch for the next report
+      unsent.seen.unshift(...batch.seen);
+      unsent.attempts.unshift(...batch.attempts);
+      return {};
+    }
+  };
+
+  for (;;) {
+    tick();
+    const reply = await report();
+    if (reply.active !== undefined) {
+      active = reply.active;
+    }
+    if (reply.done) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * `npm run soak [-- --minutes N --seed S]`: a day of faults in N minutes (default 10). Two windows of one code-server
+ * with the extension, the local Fountain server behind a recording proxy, and the schedule of test/soak/schedule.ts
+ * (load and faults from the seed). At the end the server's requests are reconciled with what the extension showed
+ * and sent (test/soak/reconcile.ts); the table is printed, then one line
+ * `soak: <held> requests held, <shown> shown, <lost> lost, <dup> duplicate POSTs`. Exit 1 on any loss, duplicate,
+ * answer with an option that was not offered, or stream that never came back.
+ * `--mocha` adds a mocha-style `1 passing` / `1 failing` line (the count test/harness/run-all.mjs reads).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeRunDir } from '../support/codeServer';
+import { SoakLoad } from './load';
+import { startProxy, type SoakProxy } from './proxy';
+import { reconcile, table, type Recovery } from './reconcile';
+import { makeSchedule, prng, type Fault } from './schedule';
+import { SoakWindows } from './windows';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Report {
+  host: string;
+  heap: number;
+  seen: { requestId: string; server: string; firstSeenAt: number; closedAs?: string }[];
+  attempts: { requestId: string; optionId: string; result?: string }[];
+}
+
+export async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '10' },
+      seed: { type: 'string', default: '20261201' },
+      mocha: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const minutes = Number(values.minutes);
+  const seed = Number(values.seed);
+  const schedule = makeSchedule(seed, minutes);
+  const r = prng(seed ^ 0x5eed);
+  const runDir = makeRunDir('fountain-soak-');
+  const log = (m: string) => {
+    const line = `[soak ${new Date().toISOString().slice(11, 19)}] ${m}`;
+    console.log(line);
+    fs.appendFileSync(path.join(runDir, 'soak.log'), line + '\n');
+  };
+  log(
+    `${minutes} min, seed ${seed}: ${schedule.conversations} conversations, ${schedule.promptAt.length} prompts, ${schedule.faults.length} faults; logs in ${runDir}`,
+  );
+  let t0 = Number.POSITIVE_INFINITY;
+  let done = false;
+  const load = new SoakLoad(runDir, r);
+  const windows = new SoakWindows(runDir, () => t0);
+  const shown = new Map<string, { firstSeenAt: number; hosts: Set<string> }>();
+  const results: Report['attempts'] = [];
+  let proxy: SoakProxy | undefined;
+  let code: number;
+  let sampler: NodeJS.Timeout | undefined;
+  try {
+    await load.start();
+    proxy = await startProxy(
+      () => load.server.port,
+      (p, body) => {
+        if (p !== '/_soak/report') {
+          return {};
+        }
+        const rep = body as Report;
+        const w = windows.report(rep.host, rep.heap);
+        for (const s of rep.seen ?? []) {
+          const e = shown.get(s.requestId) ?? { firstSeenAt: s.firstSeenAt, hosts: new Set<string>() };
+          e.hosts.add(rep.host);
+          shown.set(s.requestId, e);
+        }
+        results.push(...(rep.attempts ?? []));
+        return { active: w.active, done };
+      },
+    );
+    const env = {
+      FOUNTAIN_API_KEY: load.server.apiKey,
+      FOUNTAIN_BASE_URL: proxy.url,
+      FOUNTAIN_SOAK_URL: proxy.url,
+      FOUNTAIN_TEST_RUN_DIR: runDir,
+    };
+    await windows.start(env, proxy.url);
+    log('opening window 1');
+    await windows.open();
+    log('opening window 2');
+    await windows.open();
+    sampler = setInterval(() => load.sample(), 250);
+    t0 = Date.now();
+    log('load and faults start');
+    const recoveries: { kind: string; at: number }[] = [];
+    let conv = 0;
+    let prompt = 0;
+    const faults: Fault[] = [...schedule.faults];
+    const reopening: Promise<unknown>[] = [];
+    while (Date.now() - t0 < schedule.durationMs) {
+      const t = Date.now() - t0;
+      while (conv < schedule.conversations && schedule.conversationAt[conv] <= t) {
+        load.createConversation(conv++);
+      }
+      while (prompt < schedule.promptAt.length && schedule.promptAt[prompt] <= t) {
+        load.prompt();
+        prompt++;
+      }
+      while (faults.length && faults[0].at <= t) {
+        const f = faults.shift()!;
+        const at = Date.now();
+        const s = load.server;
+        switch (f.kind) {
+          case 'streamCut':
+            log(`fault: ${s.abortStreams()} stream(s) cut mid-frame`);
+            recoveries.push({ kind: 'stream cut', at });
+            break;
+          case 'restart':
+            log('fault: server restart (hard, 2 s down, state kept)');
+            load.sample();
+            recoveries.push({ kind: 'server restart', at });
+            void s.restart({ mode: 'hard', downMs: 2000 }).then(() => load.sample());
+            break;
+          case 'answer5xx':
+            log('fault: the next 4 answers get 503');
+            s.failNext({ route: 'answer', status: 503, count: 4 });
+            break;
+          case 'answer429':
+            log('fault: the next 4 answers get 429 (Retry-After: 1)');
+            s.failNext({ route: 'answer', status: 429, retryAfter: 1, count: 4 });
+            break;
+          case 'latency':
+            log('fault: 2 s response delay for 15 s');
+            s.setLatency(2000);
+            setTimeout(() => s.setLatency(0), 15_000);
+            break;
+          case 'closeLeader': {
+            const open = proxy.streams().filter((e) => e.endedAt === undefined);
+            const leader = open.length ? windows.ownerOf(open[open.length - 1].remotePort) : undefined;
+            const target = leader ?? windows.alive()[0];
+            log(`fault: closing window ${target.window} (${leader ? 'it holds the stream' : 'holder not found'})`);
+            recoveries.push({ kind: 'window closed', at });
+            await windows.close(target);
+            break;
+          }
+          case 'reopenWindow':
+            log('reopening a window');
+            reopening.push(
+              windows.open().then(
+                (h) => log(`window ${h.window} is back`),
+                (e: unknown) => log(`reopening failed: ${String(e)}`),
+              ),
+            );
+            break;
+          case 'switchWindow':
+            windows.switchActive();
+            break;
+        }
+      }
+      await sleep(50);
+    }
+    log(`load ends: ${conv} conversations, ${prompt} prompts; draining`);
+    // A window reopened late in the run takes its time to load: its scripted user reports before the count.
+    await Promise.all(reopening);
+    load.server.setLatency(0);
+    load.server.clearFailures();
+    const drainStart = Date.now();
+    for (;;) {
+      load.sample();
+      const unseen = [...load.held.values()].filter((h) => !shown.has(h.requestId)).length;
+      const inFlight = proxy.entries.filter((e) => e.endedAt === undefined && !e.path.startsWith('/api/events/stream'));
+      if (
+        (unseen === 0 && inFlight.length === 0 && Date.now() - drainStart > 5000) ||
+        Date.now() - drainStart > 45_000
+      ) {
+        break;
+      }
+      await sleep(500);
+    }
+    done = true;
+    await sleep(1000);
+    const streams = proxy.streams();
+    const rec: Recovery[] = recoveries.map((f) => {
+      const next = streams.find((s) => (s.headersAt ?? 0) > f.at);
+      return { ...f, ...(next?.headersAt !== undefined ? { recoveredAt: next.headersAt } : {}) };
+    });
+    const heap = [...windows.hosts.values()].map((h) => ({
+      host: `${h.window}${h.closed ? ' (closed during the run)' : ''}`,
+      ...(h.heapAtMinute !== undefined ? { atMinute: h.heapAtMinute } : {}),
+      ...(h.closed ? {} : h.heap !== undefined ? { atEnd: h.heap } : {}),
+    }));
+    const result = reconcile({
+      held: load.held,
+      shown,
+      wire: proxy.entries,
+      elsewhere: load.elsewhere,
+      recoveries: rec,
+      heap,
+    });
+    fs.writeFileSync(
+      path.join(runDir, 'soak-result.json'),
+      JSON.stringify({ held: [...load.held.values()], wire: proxy.entries, results, rec }, null, 1),
+    );
+    console.log('\n' + table(result.rows));
+    for (const p of result.problems.slice(0, 30)) {
+      console.log(`  ${p}`);
+    }
+    const failed = result.lost > 0 || result.duplicates > 0 || result.problems.length > 0 || result.held === 0;
+    code = failed ? 1 : 0;
+    if (values.mocha) {
+      console.log(failed ? '\n  0 passing\n  1 failing\n' : '\n  1 passing\n');
+    }
+    console.log(
+      `soak: ${result.held} requests held, ${result.shown} shown, ${result.lost} lost, ${result.duplicates} duplicate POSTs`,
+    );
+  } catch (e) {
+    console.error('soak harness failed:', e);
+    if (values.mocha) {
+      console.log('\n  0 passing\n  1 failing\n');
+    }
+    console.log('soak: 0 requests held, 0 shown, 0 lost, 0 duplicate POSTs');
+    code = 1;
+  } finally {
+    done = true;
+    if (sampler) {
+      clearInterval(sampler);
+    }
+    await windows.stop().catch(() => undefined);
+    await proxy?.close().catch(() => undefined);
+    await load.stop().catch(() => undefined);
+  }
+  if (code === 0 && !process.env.FOUNTAIN_KEEP_RUN_DIR) {
+    fs.rmSync(runDir, { recursive: true, force: true });
+  }
+  process.exit(code);
+}
