@@ -64,7 +64,7 @@ export class SoakWindows {
     await page.exposeFunction('codeAutomationExit', (c: number) => fs.appendFileSync(log, `exit ${c}\n`));
     const pid = new Promise<string>((resolve) => (this.waiting = resolve));
     this.pendingPage = page;
-    await page.goto(this.url);
+    await page.goto(this.url, { timeout: 180_000 });
     const timeout = new Promise<never>((_, reject) =>
       setTimeout(() => reject(new Error(`window ${n}: no report from its extension host in 180 s`)), 180_000),
     );
