@@ -1,5 +1,5 @@
-// `npm test`: type-check, lint, build, then the three test tiers in order (unit, integration in the real extension
-// host, UI in the real workbench). Every step runs even if an earlier one failed, so one run shows everything.
+// `npm test`: type-check, lint, build, then the test tiers in order (unit, integration in the real extension host,
+// a one-minute soak, UI in the real workbench). Every step runs even if an earlier one failed, so one run shows everything.
 // Ends with one line `N passed, N failed` (a failed check such as lint counts as one failure) and a non-zero exit
 // code when anything failed.
 import { spawn } from 'node:child_process';
@@ -34,6 +34,9 @@ const steps = [
   { name: 'build tests', kind: 'check', cmd: [node, 'esbuild.mjs', '--tests'] },
   { name: 'unit', kind: 'tier', cmd: [node, bin('mocha', 'bin/mocha.js')] },
   { name: 'integration', kind: 'tier', cmd: [node, 'test/harness/run-ext-tests.mjs'] },
+  // A one-minute soak (test/soak): two windows under the fault schedule, then the reconciliation; it prints a
+  // mocha-style `1 passing` / `1 failing` line (about 3 minutes with its code-server; `npm run soak` runs ten).
+  { name: 'soak', kind: 'tier', cmd: [node, 'test/harness/soak.mjs', '--minutes', '1', '--mocha'] },
   { name: 'ui', kind: 'tier', cmd: [node, 'test/harness/run-ui-test.mjs'] },
 ];
 

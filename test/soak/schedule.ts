@@ -97,7 +97,7 @@ export function makeSchedule(seed: number, minutes: number): Schedule {
   for (let t = durationMs * 0.2 * (0.8 + 0.4 * r()); t < durationMs - 5000; t += 90_000 + r() * 60_000) {
     faults.push({ at: Math.round(t), kind: 'latency' });
   }
-  const closes = minutes >= 5 ? [0.25, 0.75] : [0.3];
+  const closes = minutes >= 5 ? [0.25, 0.75] : [0.4];
   for (const f of closes) {
     faults.push({ at: Math.round(durationMs * f), kind: 'closeLeader' });
     faults.push({ at: Math.round(durationMs * f + Math.min(20_000, durationMs * 0.1)), kind: 'reopenWindow' });

@@ -88,7 +88,7 @@ export class SoakWindows {
       w(pid);
     }
     h.heap = heap;
-    if (h.heapAtMinute === undefined && Date.now() - this.t0() >= 60_000) {
+    if (h.heapAtMinute === undefined && Date.now() - Math.max(h.startedAt, this.t0()) >= 60_000) {
       h.heapAtMinute = heap;
     }
     return { active: this.activePid === pid && !h.closed, known: true };
