@@ -17,6 +17,9 @@ import { PromptClient, newClientRequestId, type PromptResult } from '../protocol
 import { isLocalSource } from '../session/localKey';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import { confirmDangerModal } from './danger';
+import { requestIdOf } from './details';
+import { openRequestUris } from './editorTitle';
+import type { PendingTree } from './pendingTree';
 import { inertBlock, inertLine, pickText } from './display';
 import { ReasonStrings as S } from './rejectWithReasonStrings';
 import { CommandStrings, conversationName } from './strings';
@@ -26,6 +29,8 @@ export type LocalTurnSession = Pick<LocalAgentSession, 'status' | 'onDidChangeSt
 
 export interface SteerImplDeps {
   readonly inbox: Inbox;
+  /** The Pending Approvals tree: its Reject with Reason… acts only on a row it issued. */
+  readonly tree: Pick<PendingTree, 'isIssued' | 'itemOf'>;
   readonly flow: AnswerFlow;
   readonly log: Logger;
   /** The server's URL and key when this window can send prompts to `server` (the connected one), else undefined. */
@@ -71,7 +76,60 @@ export class RejectWithReason {
     }
     await this.d.flow.answer(item.id, option.optionId, source, confirmDangerModal, {
       reason,
-      accepted: (answered) => this.deliver(answered, reason, delivery),
+      // Not awaited: a local reason waits for the turn to end, and the queue or the toast must not wait with it.
+      accepted: (answered) => {
+        void this.deliver(answered, reason, delivery);
+        return Promise.resolve();
+      },
+    });
+  }
+
+  /** The tree's Reject with Reason…: only on a row this extension issued (never the selection, never a forged one). */
+  async fromTree(arg: unknown): Promise<void> {
+    if (arg === undefined || arg === null || !this.d.tree.isIssued(arg)) {
+      this.d.log.warn('refused Reject with Reason: its argument is not a request row of Fountain Approvals');
+      void vscode.window.showErrorMessage(CommandStrings.forged);
+      return;
+    }
+    const item = this.d.tree.itemOf(arg);
+    if (!item) {
+      void vscode.window.showInformationMessage(CommandStrings.gone);
+      return;
+    }
+    await this.run(item, 'tree');
+  }
+
+  /** The details/diff editor title's: the request the clicked editor shows, if that editor is open. */
+  async fromEditor(arg: unknown): Promise<void> {
+    const id = arg instanceof vscode.Uri ? requestIdOf(arg) : undefined;
+    if (!(arg instanceof vscode.Uri) || id === undefined || !openRequestUris().has(arg.toString())) {
+      this.d.log.warn('refused Reject with Reason: its argument is not an open Fountain request editor');
+      void vscode.window.showErrorMessage(CommandStrings.forged);
+      return;
+    }
+    const item = this.d.inbox.get(id);
+    if (!item) {
+      void vscode.window.showInformationMessage(CommandStrings.gone);
+      return;
+    }
+    await this.run(item, 'details');
+  }
+
+  /** The plan document beside the editor, read-only, in the details documents' language (editor links off). */
+  async openPlan(item: InboxItem, scheme: string): Promise<void> {
+    const uri = vscode.Uri.from({
+      scheme,
+      path: `/Plan ${item.key.requestId.replace(/[^\w.-]/g, '_')}`,
+      query: encodeURIComponent(item.id),
+    });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'fountain-request') {
+      await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
+    }
+    await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true,
+      preview: true,
     });
   }
 

@@ -83,6 +83,12 @@ describe('UI: Reject with Reason…', function () {
       await wb.page.keyboard.press('Escape');
       await runCommand(wb.page, 'Notifications: Clear All Notifications').catch(() => undefined);
       await wb.page.keyboard.press('Escape');
+      // Each test alone: end every turn still holding a request, close the editors a test opened.
+      const state = await server.control<{ requests: { conversation_id: string }[] }>('GET', '/state');
+      for (const c of new Set(state.requests.map((r) => r.conversation_id))) {
+        await server.control('POST', `/conversations/${c}/interrupt`);
+      }
+      await runCommand(wb.page, 'View: Close All Editors').catch(() => undefined);
       await wb.page.waitForTimeout(2_100); // past the burst rule: the next request gets its own toast
     }
   });
@@ -104,7 +110,10 @@ describe('UI: Reject with Reason…', function () {
 
   it('remote: the reject option once, then one prompt carrying the reason (with a client_request_id); the agent gets it', async () => {
     const { page } = wb!;
-    const id = await server.startConversation('claude', 'run: touch steered-remote.txt', { title: 'Steer me' });
+    // The agent asks a moment into its turn, once the conversation (and so its title) is known, as usual.
+    const id = await server.startConversation('claude', 'sleep: 2500\nrun: touch steered-remote.txt', {
+      title: 'Steer me',
+    });
     await toast(page, 'touch steered-remote.txt').waitFor({ timeout: 30_000 });
     // "1 of N" is absent with nothing else waiting; claude's three options fill the toast, so it is in More….
     assert.doesNotMatch(await textOf(toast(page, 'touch steered-remote.txt')), /1 of \d+ waiting/);
@@ -175,6 +184,28 @@ describe('UI: Reject with Reason…', function () {
     );
   });
 
+  it('a plan approval opens the whole plan read-only beside its toast, which says it is a plan and "1 of 2 waiting"', async () => {
+    const { page } = wb!;
+    await server.startConversation('claude', 'run: touch waiting-first.txt', { title: 'First' });
+    await toast(page, 'touch waiting-first.txt').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(2_100); // past the burst rule
+    const plan = 'Step one: read the failing test. Step two: fix the parser [docs](command:workbench.action.quit)';
+    const id = await server.startConversation('claude', `sleep: 1500\nplan: ${plan}`, { title: 'Plan it' });
+    const t = toast(page, 'Approve the plan');
+    await t.waitFor({ timeout: 30_000 });
+    const text = await textOf(t);
+    assert.match(text, /Approve the plan "Ready to code\?" — Plan it \(the whole plan is open beside\)/);
+    assert.match(text, /1 of 2 waiting/);
+    assert.doesNotMatch(text, new RegExp(id), 'the conversation id is not its name');
+    const doc = page.locator('.monaco-editor .view-lines', { hasText: 'Step two: fix the parser' });
+    await doc.first().waitFor({ timeout: 20_000 });
+    const lines = (await textOf(doc.first())).replace(/\s+/g, ' '); // the editor wraps long lines
+    assert.match(lines, /The plan the agent proposes in Plan it\. Read-only/);
+    assert.match(lines, /│ Step one: read the failing test/);
+    // Inert: the link is text (the document's language turns editor links off), nothing ran.
+    assert.equal(await doc.first().locator('a').count(), 0);
+  });
+
   it("local claude: the agent's reject option, then (its turn over) the reason as its next prompt, in the transcript", async () => {
     const { page } = wb!;
     await runCommand(page, 'Fountain: Start Local Agent…');
@@ -198,12 +229,12 @@ describe('UI: Reject with Reason…', function () {
     assert.equal(fs.existsSync(path.join(WS, file)), false, 'the rejected command ran');
 
     await runCommand(page, 'Fountain: Show Transcript');
-    const editor = page.locator('.monaco-editor .view-lines').last();
+    const editor = page.locator('.monaco-editor .view-lines', { hasText: '> You' }).first();
     let transcript = '';
     await until(
       'the reason in the transcript',
       async () => {
-        transcript = await textOf(editor);
+        transcript = (await textOf(editor)).replace(/\s+/g, ' '); // the editor wraps long lines
         return transcript.includes(reason);
       },
       60_000,
