@@ -57,6 +57,8 @@ const options = tests
         auth: 'src/ui/signInFlow.ts',
         // the History view's rows and recommendation texts, loaded when the view first shows (src/ui/historyView.ts)
         history: 'src/ui/historyTree.ts',
+        // Reject with Reason… and the plan document's text, loaded on first use (src/ui/rejectWithReasonEntry.ts)
+        steer: 'src/ui/rejectWithReason.ts',
         // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.
         danger: 'src/ui/dangerModal.ts',
         // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)

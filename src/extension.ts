@@ -25,6 +25,7 @@ import { FocusReminder } from './ui/focusReminder';
 import { Notifier } from './ui/notifier';
 import { PendingTree } from './ui/pendingTree';
 import { PolicyFeature } from './ui/policyFeature';
+import { Steer } from './ui/rejectWithReasonEntry';
 import { policyEditorBundle } from './ui/policyEditorCommands';
 import type { TestApi } from './testApi';
 
@@ -81,6 +82,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       await commands.answerQueue();
     },
     provenance: (item) => policy.provenance.cachedShort(item),
+    canRejectWithReason: (item) => steer.can(item),
+    rejectWithReason: (item) => steer.run(item, 'toast'),
+    openPlan: (item) => steer.openPlan(item),
   });
   subs.push(
     inbox,
@@ -133,6 +137,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     },
   };
   commands.useExtras(extras);
+  // Reject with Reason…: the reject through the flow, then the reason as the next prompt (src/ui/rejectWithReason.ts).
+  const steer = new Steer({
+    inbox,
+    flow,
+    log,
+    tree,
+    fountain: async (server) => {
+      const url = config.serverUrl;
+      const key = url && connection.server === server ? await keys.get(url) : undefined;
+      return key ? { server, key: key.key } : undefined;
+    },
+    localSession: (id) => local.session(id)?.session,
+  });
+  commands.useSteer(steer);
+  subs.push(steer);
   subs.push(
     (windows?.onDidReceiveEvent ?? connection.onDidReceiveEvent)((e) => {
       if (e.type === 'backfillComplete') {

@@ -30,6 +30,8 @@ export interface HistoryEntry {
   readonly outcome: HistoryOutcome;
   /** The answer result's kind when it failed (network, auth, …). */
   readonly detail?: string;
+  /** Reject with Reason…: the reason the user typed (sent as the next prompt only if the reject was taken). */
+  readonly reason?: string;
 }
 
 const optStr = z.optional(z.string());
@@ -47,6 +49,7 @@ export const HistoryEntrySchema = z.object({
   optionKind: optStr,
   outcome: z.union([z.literal('answered'), z.literal('resolvedElsewhere'), z.literal('failed')]),
   detail: optStr,
+  reason: optStr,
 });
 
 /** Where the two segments live. Every method may reject (I/O); the log reports and carries on. */

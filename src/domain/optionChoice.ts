@@ -116,7 +116,14 @@ const READS_REJECT = wordsRegex([
   'disallow',
   'forbid',
 ]);
+/**
+ * "don't ask again" says the choice is remembered (codex: "Yes, and don't ask again for these files" is an
+ * allow_always): a persistent phrase, and its "don't" is not a reject word.
+ */
+const DONT_ASK_AGAIN = ["don't ask again", 'dont ask again', 'do not ask again', 'never ask again'];
+const READS_DONT_ASK_AGAIN = wordsRegex(DONT_ASK_AGAIN);
 const READS_PERSISTENT = wordsRegex([
+  ...DONT_ASK_AGAIN,
   'always',
   'session',
   'all',
@@ -136,9 +143,11 @@ const READS_PERSISTENT = wordsRegex([
  */
 export function nameMatchesKind(name: string, kind: string): boolean {
   const f = foldConfusable(name);
-  const allow = READS_ALLOW().test(f);
-  const reject = READS_REJECT().test(f);
   const persistent = READS_PERSISTENT().test(f);
+  // "don't ask again" counts as persistent only, never as a reject (its "don't") or an allow word.
+  const words = f.replace(new RegExp(READS_DONT_ASK_AGAIN().source, 'g'), ' ');
+  const allow = READS_ALLOW().test(words);
+  const reject = READS_REJECT().test(words);
   if (isAllowKind(kind)) {
     return allow && !reject && persistent === (kind === 'allow_always');
   }

@@ -42,3 +42,17 @@ export function commandOf(r: RequestDetails): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The whole plan of a plan approval (claude's ExitPlanMode: kind `switch_mode`, the plan in `rawInput.plan`), or
+ * undefined for any other request. Untrusted text: render inert.
+ */
+export function planOf(r: Pick<RequestDetails, 'kind' | 'rawInput'>): string | undefined {
+  if (r.kind !== 'switch_mode') {
+    return undefined;
+  }
+  const raw = r.rawInput;
+  const plan =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).plan : undefined;
+  return typeof plan === 'string' && plan.trim() !== '' ? plan : undefined;
+}

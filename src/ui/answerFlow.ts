@@ -17,6 +17,17 @@ export interface AnsweredEvent {
   readonly result: AnswerResult;
   /** Where the click came from (the tree moves its selection on without taking the focus from elsewhere). */
   readonly source: AnswerSource;
+  /** Reject with Reason…: the reason the user typed (sent as the conversation's next prompt once the reject took). */
+  readonly reason?: string;
+}
+
+/**
+ * Reject with Reason… (src/ui/rejectWithReason.ts): the reason rides with the reject, `accepted` runs only when the
+ * runtime took the reject (answered, or recorded but not woken), and every other outcome says the reason was not sent.
+ */
+export interface AnswerReason {
+  readonly reason: string;
+  accepted(item: InboxItem, result: AnswerResult): Promise<void>;
 }
 
 /** Where the click came from; logged, never trusted for anything else. */
@@ -48,10 +59,12 @@ export class AnswerFlow {
     optionId: string,
     source: AnswerSource,
     confirm: DangerConfirm = confirmDangerModal,
+    withReason?: AnswerReason,
   ): Promise<AnswerResult | undefined> {
     let item = this.inbox.get(itemId);
+    const note = withReason ? (m: string) => Strings.reasonNotSent(m) : (m: string) => m;
     if (!item) {
-      void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
+      void vscode.window.showInformationMessage(note(Strings.noLongerWaitingGone));
       return undefined;
     }
     const check = this.inbox.clickCheck(item.key, optionId);
@@ -72,30 +85,44 @@ export class AnswerFlow {
     };
     const attempt = await answerThroughInbox(this.inbox, sender, item.key, optionId);
     if (attempt.kind === 'refused') {
-      this.showRefusal(item, attempt.refusal);
+      if (withReason) {
+        this.log.info(
+          `the reason for ${item.key.requestId} is not sent: the reject was refused (${attempt.refusal.kind})`,
+        );
+      }
+      this.showRefusal(item, attempt.refusal, note);
       return undefined;
     }
     const result = attempt.result;
-    this._onDidAnswer.fire({ item, optionId, result, source });
+    this._onDidAnswer.fire({ item, optionId, result, source, ...(withReason ? { reason: withReason.reason } : {}) });
     this.log.info(`answer to ${item.key.requestId}: ${result.kind}`);
-    this.showResult(item, optionId, result);
+    if (withReason && (result.kind === 'answered' || result.kind === 'notDelivered')) {
+      await withReason.accepted(item, result); // says what became of the reject and of the reason
+      return result;
+    }
+    if (withReason) {
+      this.log.info(`the reason for ${item.key.requestId} is not sent: the reject ended ${result.kind}`);
+    }
+    this.showResult(item, optionId, result, withReason, note);
     return result;
   }
 
-  /** What a click on a request that cannot be answered shows. */
-  showRefusal(item: InboxItem, refusal: AnswerRefusal): void {
+  /** What a click on a request that cannot be answered shows (`note` adds to the sentence, e.g. "reason not sent"). */
+  showRefusal(item: InboxItem, refusal: AnswerRefusal, note: (message: string) => string = (m) => m): void {
     switch (refusal.kind) {
       case 'busyAnswering':
         return; // a second click while the first answer is in flight does nothing
       case 'notOffered':
         this.log.warn(`refused to send option ${JSON.stringify(refusal.optionId)}: the runtime did not offer it`);
-        void vscode.window.showErrorMessage(Strings.optionNotOfferedLocal);
+        void vscode.window.showErrorMessage(note(Strings.optionNotOfferedLocal));
         return;
       case 'unknown':
-        void vscode.window.showInformationMessage(Strings.noLongerWaitingGone);
+        void vscode.window.showInformationMessage(note(Strings.noLongerWaitingGone));
         return;
       case 'stale':
-        void vscode.window.showInformationMessage(this.describeClosure(item, refusal.closure, refusal.optionName));
+        void vscode.window.showInformationMessage(
+          note(this.describeClosure(item, refusal.closure, refusal.optionName)),
+        );
         return;
     }
   }
@@ -130,13 +157,19 @@ export class AnswerFlow {
     }
   }
 
-  private showResult(item: InboxItem, optionId: string, result: AnswerResult): void {
+  private showResult(
+    item: InboxItem,
+    optionId: string,
+    result: AnswerResult,
+    withReason: AnswerReason | undefined,
+    note: (message: string) => string,
+  ): void {
     const label = inertLine(item.label, 300);
     const retry = Strings.retry;
     const offerRetry = (message: string) => {
-      void showErrorWithLogs(message, retry).then((pick) => {
+      void showErrorWithLogs(note(message), retry).then((pick) => {
         if (pick === retry) {
-          void this.answer(item.id, optionId, 'toast');
+          void this.answer(item.id, optionId, 'toast', confirmDangerModal, withReason);
         }
       });
     };
@@ -149,7 +182,7 @@ export class AnswerFlow {
         const now = this.inbox.get(item.id);
         const closure = now && 'at' in now.state && now.state.kind === 'resolvedElsewhere' ? now.state : undefined;
         void vscode.window.showInformationMessage(
-          closure ? this.describeClosure(item, closure) : Strings.answeredElsewhereUnknown('', label),
+          note(closure ? this.describeClosure(item, closure) : Strings.answeredElsewhereUnknown('', label)),
         );
         return;
       }
@@ -157,20 +190,20 @@ export class AnswerFlow {
         void vscode.window.showWarningMessage(Strings.notDelivered(label));
         return;
       case 'leftOpen':
-        void vscode.window.showWarningMessage(Strings.leftOpen(Strings.leftOpenReason(result.reason), label));
+        void vscode.window.showWarningMessage(note(Strings.leftOpen(Strings.leftOpenReason(result.reason), label)));
         return;
       case 'optionNotOffered':
-        void vscode.window.showErrorMessage(Strings.optionNotOfferedServer(label));
+        void vscode.window.showErrorMessage(note(Strings.optionNotOfferedServer(label)));
         return;
       case 'spriteToken':
-        void vscode.window.showErrorMessage(Strings.spriteToken, Strings.signIn).then((pick) => {
+        void vscode.window.showErrorMessage(note(Strings.spriteToken), Strings.signIn).then((pick) => {
           if (pick === Strings.signIn) {
             void vscode.commands.executeCommand('fountain.signIn');
           }
         });
         return;
       case 'auth':
-        void vscode.window.showErrorMessage(Strings.authFailed, Strings.signIn).then((pick) => {
+        void vscode.window.showErrorMessage(note(Strings.authFailed), Strings.signIn).then((pick) => {
           if (pick === Strings.signIn) {
             void vscode.commands.executeCommand('fountain.signIn');
           }
@@ -180,7 +213,7 @@ export class AnswerFlow {
         offerRetry(Strings.rateLimited(result.retryAfterSec));
         return;
       case 'notFound':
-        void vscode.window.showInformationMessage(Strings.noLongerWaiting(Strings.reasonGone, label));
+        void vscode.window.showInformationMessage(note(Strings.noLongerWaiting(Strings.reasonGone, label)));
         return;
       case 'network':
         offerRetry(Strings.network(label));

@@ -14,10 +14,16 @@ import { ContextKey, setContext } from '../platform/contextKeys';
 import { inertLine, pickText } from './display';
 import type { PendingTree } from './pendingTree';
 import { optionReachLine } from './reach';
-import { CommandStrings } from './strings';
+import { CommandStrings, conversationName } from './strings';
 
 /** Batch answers, Retry and the selection after an answer (src/ui/treeActions.ts), loaded on first use. */
 const treeActions = lazyBundle<typeof import('./treeActions')>('treeActions.js');
+
+/** Reject with Reason… as Answer… offers it. */
+export interface SteerChoice {
+  can(item: InboxItem): boolean;
+  run(item: InboxItem, source: AnswerSource): Promise<void>;
+}
 
 export interface CommandDeps {
   readonly inbox: Inbox;
@@ -45,12 +51,18 @@ export interface CommandDeps {
  */
 export class RequestCommands {
   private extras: ExtraAnswerChoices | undefined;
+  private steer: SteerChoice | undefined;
 
   constructor(private readonly d: CommandDeps) {}
 
   /** Our own choices after the runtime's options in Answer… (the local gate's grants). */
   useExtras(extras: ExtraAnswerChoices): void {
     this.extras = extras;
+  }
+
+  /** Reject with Reason… in Answer…, after the runtime's options (src/ui/rejectWithReasonEntry.ts). */
+  useSteer(steer: SteerChoice): void {
+    this.steer = steer;
   }
 
   register(): vscode.Disposable[] {
@@ -116,6 +128,15 @@ export class RequestCommands {
         option: o,
       };
     });
+    const reject = item.answerable && this.steer?.can(item) ? inlineRejectOption(item.request.options) : undefined;
+    if (reject) {
+      picks.push({ label: CommandStrings.steerSeparator, kind: vscode.QuickPickItemKind.Separator });
+      picks.push({
+        label: CommandStrings.rejectWithReason,
+        detail: CommandStrings.rejectWithReasonDetail(pickText(reject.name, 80)),
+        extra: { label: CommandStrings.rejectWithReason, run: () => this.steer!.run(item, source) },
+      });
+    }
     const extras = item.answerable ? ((await this.extras?.choices(item, source)) ?? []) : [];
     if (extras.length > 0) {
       picks.push({ label: CommandStrings.grantsSeparator, kind: vscode.QuickPickItemKind.Separator });
@@ -154,10 +175,9 @@ export class RequestCommands {
       type RequestPick = vscode.QuickPickItem & { item: InboxItem };
       const picks: RequestPick[] = open.map((i) => ({
         label: pickText(i.label, 300),
-        description: [
-          pickText(i.request.kind ?? 'tool', 40),
-          pickText(i.conversation.title || i.conversation.id, 80),
-        ].join(' · '),
+        description: [pickText(i.request.kind ?? 'tool', 40), pickText(conversationName(i.conversation), 80)].join(
+          ' · ',
+        ),
         detail:
           i.deadline !== undefined
             ? CommandStrings.left(Time.left(i.deadline - Date.now()))

@@ -17,6 +17,8 @@ export const HistoryViewStrings = {
   kind: (k: string) => vscode.l10n.t('Kind: {0}', k),
   at: (t: string) => vscode.l10n.t('At: {0}', t),
   outcomeLine: (o: string) => vscode.l10n.t('Outcome: {0}', o),
+  reasonLine: (r: string) => vscode.l10n.t('Your reason: {0}', r),
+  withReason: vscode.l10n.t('with a reason'),
   recommendationsGroup: (n: number) => vscode.l10n.t('Recommendations ({0})', n),
   historyGroup: (n: number) => vscode.l10n.t('Answers ({0}), newest first', n),
   allow: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_allow for {1}?', kind, agent),

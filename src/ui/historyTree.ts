@@ -139,6 +139,7 @@ export class HistoryTreeImpl extends Disposable {
           e.kind && inertLine(e.kind),
           inertLine(e.optionId),
           HistoryViewStrings.outcome(e.outcome),
+          e.reason !== undefined && HistoryViewStrings.withReason,
           Time.dateTime(e.at),
         ]
           .filter(Boolean)
@@ -174,6 +175,10 @@ function entryTooltip(e: HistoryEntry): string {
   lines.push(
     HistoryViewStrings.outcomeLine(HistoryViewStrings.outcome(e.outcome) + (e.detail ? ` (${e.detail})` : '')),
   );
+  if (e.reason !== undefined) {
+    // The user's own words, still shown inert (one line; the whole text is in the stored history).
+    lines.push(HistoryViewStrings.reasonLine(inertLine(e.reason, 500)));
+  }
   lines.push(
     HistoryViewStrings.agent(
       inertLine(e.agentName ?? e.agentId ?? '—') + (e.agentId ? ` (${inertLine(e.agentId)})` : ''),

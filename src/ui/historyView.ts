@@ -58,6 +58,7 @@ export function historyEntryOf(e: AnsweredEvent, keepLabels: boolean, now = Date
     ...(option ? { optionKind: option.kind } : {}),
     outcome,
     ...(outcome === 'failed' ? { detail: result.kind } : {}),
+    ...(e.reason !== undefined ? { reason: e.reason } : {}),
   };
 }
 

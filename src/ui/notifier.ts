@@ -3,14 +3,15 @@ import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { keyId } from '../domain/model';
 import type { InboxNotifier, NotificationDecision } from '../domain/notificationPolicy';
-import { optionButtonTitles, toastButtons } from '../domain/optionChoice';
+import { MAX_TOAST_OPTIONS, optionButtonTitles, toastButtons } from '../domain/optionChoice';
+import { planOf } from '../domain/requestLabel';
 import type { Config } from '../platform/config';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerFlow } from './answerFlow';
 import { DangerStrings } from './dangerStrings';
 import { inertLine } from './display';
 import { toastReach } from './reach';
-import { ToastStrings } from './strings';
+import { conversationName, ToastStrings } from './strings';
 
 /** Total button text (in characters) up to which a per-request toast also offers "Don't Show Again". */
 const MUTE_BUDGET_CHARS = 32;
@@ -21,7 +22,7 @@ const BUTTON_NAME_MAX = 60;
 type Button = vscode.MessageItem &
   (
     | { readonly action: 'option'; readonly optionId: string }
-    | { readonly action: 'more' | 'details' | 'mute' | 'review' }
+    | { readonly action: 'more' | 'details' | 'mute' | 'review' | 'rejectWithReason' }
   );
 
 /** A toast went up naming `ids`; `closed` settles when it is closed (a click, or dismissed). */
@@ -55,6 +56,11 @@ export class Notifier extends Disposable {
       hasExtraChoices?(item: InboxItem): boolean;
       /** A short "asked by kind "execute" (agent policy)", only when already known: a toast never waits for it. */
       provenance?(item: InboxItem): string | undefined;
+      /** True when Reject with Reason… can answer this request (a reject option, a way to send the reason). */
+      canRejectWithReason?(item: InboxItem): boolean;
+      rejectWithReason?(item: InboxItem): Promise<void>;
+      /** Opens a plan approval's whole plan beside the toast (read-only, inert). */
+      openPlan?(item: InboxItem): Promise<void>;
     },
   ) {
     super();
@@ -100,7 +106,7 @@ export class Notifier extends Disposable {
   private async showSingle(item: InboxItem): Promise<void> {
     const why = this.actions.provenance?.(item);
     const choice = toastButtons(item.request.options);
-    const ours = [ToastStrings.more, ToastStrings.details, ToastStrings.mute];
+    const ours = [ToastStrings.more, ToastStrings.details, ToastStrings.mute, ToastStrings.rejectWithReason];
     // A name that disagrees with its kind shows the kind first; names that look alike (confusable-folded, e.g. a
     // Cyrillic "А"), or like our own buttons, get their id appended, so every button the user sees is distinct.
     const titles = optionButtonTitles(
@@ -117,26 +123,46 @@ export class Notifier extends Disposable {
       action: 'option',
       optionId: o.optionId,
     }));
-    if (choice.more || this.actions.hasExtraChoices?.(item)) {
+    // Reject with Reason… gets its own button while the options leave room, else it is in More… (Answer…).
+    const steer = this.actions.canRejectWithReason?.(item) ?? false;
+    const extras = choice.more || (this.actions.hasExtraChoices?.(item) ?? false);
+    if (steer && !extras && choice.options.length < MAX_TOAST_OPTIONS) {
+      buttons.push({ title: ToastStrings.rejectWithReason, action: 'rejectWithReason' });
+    } else if (extras || steer) {
       buttons.push({ title: ToastStrings.more, action: 'more' });
     }
     buttons.push({ title: ToastStrings.details, action: 'details' });
     // A toast is narrow: when the agent's option names are long, they get the room and "Don't Show Again" stays on
     // the merged notice (and in the toast's own gear menu), so option buttons are not cut more than needed.
-    if (buttons.reduce((n, b) => n + b.title.length, 0) <= MUTE_BUDGET_CHARS) {
+    // (More… is not counted: it is short, and only there since Reject with Reason… moved into it.)
+    const width = buttons.filter((b) => b.action !== 'more').reduce((n, b) => n + b.title.length, 0);
+    if (width <= MUTE_BUDGET_CHARS) {
       buttons.push({ title: ToastStrings.mute, action: 'mute' });
     }
-    const c = item.conversation;
-    // Shortened so VS Code's own 1,000-character cut never hides the kind or the conversation; Details has it all.
-    const where = inertLine(c.title || c.agentName || c.agentId || c.id, 80);
-    const base = ToastStrings.single(inertLine(item.label, 300), where, inertLine(item.request.kind ?? 'tool', 40));
+    // Named by its title (else its agent and runtime), never by an id; shortened so VS Code's own 1,000-character
+    // cut never hides the kind or the conversation; Details has it all.
+    const where = inertLine(conversationName(item.conversation), 80);
+    const plan = planOf(item.request) !== undefined;
+    const label = inertLine(item.label, 300);
+    const base = plan
+      ? ToastStrings.plan(label, where)
+      : ToastStrings.single(label, where, inertLine(item.request.kind ?? 'tool', 40));
     const asked = why ? `${base} (${why})` : base;
     // What an "always" option keeps, before the click: the note when short, else a pointer to Details.
     const reach = toastReach(item);
-    const withReach = [asked, ...(reach ? [reach] : [])].join(' · ');
+    // "1 of N": the others waiting now, when there are any.
+    const others = this.inbox.open().filter((i) => i.id !== item.id).length;
+    const withReach = [asked, ...(reach ? [reach] : []), ...(others > 0 ? [ToastStrings.oneOf(others + 1)] : [])].join(
+      ' · ',
+    );
     const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), withReach) : withReach;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    const pick = await this.shown([item.id], show<Button>(message, ...buttons));
+    const toast = this.shown([item.id], show<Button>(message, ...buttons));
+    if (plan) {
+      // The plan itself, beside the toast's buttons; the focus stays where it was.
+      void this.actions.openPlan?.(item).catch(() => undefined);
+    }
+    const pick = await toast;
     if (!pick) {
       return; // dismissed: the request stays waiting in the tree
     }
@@ -146,6 +172,9 @@ export class Notifier extends Disposable {
         return;
       case 'more':
         await this.actions.pickOption(item);
+        return;
+      case 'rejectWithReason':
+        await this.actions.rejectWithReason?.(item);
         return;
       case 'details':
         await this.actions.showDetails(item);

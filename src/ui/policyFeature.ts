@@ -43,7 +43,7 @@ export class PolicyFeature implements vscode.Disposable {
   }) {
     const { inbox, log } = deps;
     const api = new AgentApi(deps.config, deps.keys, deps.connection, log);
-    this.provenance = new ProvenanceService(inbox, api);
+    this.provenance = new ProvenanceService(inbox, api, log);
     this.history = new HistoryLog(new FileHistoryBackend(deps.storageDir), {
       onError: (err) => log.warn(`approval history: ${err instanceof Error ? err.message : String(err)}`),
     });

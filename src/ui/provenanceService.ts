@@ -2,6 +2,7 @@ import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { AgentPolicyCache, provenanceOf, type Provenance } from '../domain/provenance';
 import type { AgentApi } from '../platform/agentApi';
+import type { Logger } from '../platform/log';
 import type { LocalProvenance } from '../session/localSource';
 import { Disposable } from '../util/lifecycle';
 import { inertLine } from './display';
@@ -22,9 +23,18 @@ export class ProvenanceService extends Disposable {
   constructor(
     private readonly inbox: Inbox,
     api: AgentApi,
+    log?: Pick<Logger, 'warn'>,
   ) {
     super();
-    this.cache = new AgentPolicyCache((server, agentId, signal) => api.getAgent(server, agentId, signal));
+    this.cache = new AgentPolicyCache((server, agentId, signal) =>
+      api.getAgent(server, agentId, signal).catch((err: unknown) => {
+        // The user reads "the agent's policy could not be read"; the why (an HTTP status, a route) is for the log.
+        log?.warn(
+          `the policy of agent ${JSON.stringify(agentId)} on ${server} could not be read: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        throw err;
+      }),
+    );
     this._register(this.cache);
     this._register(this.cache.onDidChange(() => this._onDidChange.fire()));
     this._register(
@@ -70,7 +80,7 @@ export class ProvenanceService extends Disposable {
     return provenanceOf(item.conversation, item.request, state);
   }
 
-  /** The full sentence: "ask by kind "execute" (agent policy)", "policy could not be read (…)", … */
+  /** The full sentence: "ask by kind "execute" (agent policy)", "unknown: the agent's policy could not be read", … */
   describe(item: InboxItem): string {
     return this.localText(item) ?? describeProvenance(this.of(item));
   }
@@ -132,7 +142,7 @@ export function describeProvenance(p: Provenance): string {
     case 'pending':
       return p.waitingFor === 'conversation' ? PolicyStrings.pendingConversation : PolicyStrings.pendingAgent;
     case 'unreadable':
-      return PolicyStrings.unreadable(inertLine(p.reason));
+      return PolicyStrings.unreadable; // the HTTP detail is in the log (see the constructor), not in the sentence
     case 'explained': {
       if (p.key === null || p.source === 'builtin') {
         return PolicyStrings.builtin;

@@ -9,6 +9,7 @@ import type { Logger } from '../platform/log';
 import type { ApiKeyStore, StoredAccount } from '../platform/secrets';
 import { defaultEnv } from '../protocol/env';
 import { checkKey } from '../protocol/whoami';
+import { inertNotice, withoutClosingPunctuation } from '../domain/inertNotice';
 import { inertLine } from './display';
 import { SignInStrings } from './signInStrings';
 import { Strings } from './strings';
@@ -67,7 +68,8 @@ export async function signIn(
       return { server, account: result.account };
     case 'refused': {
       log.warn(`sign-in: the server refused the key (${result.status} ${result.reason ?? ''}); nothing was stored`);
-      const reason = inertLine(result.error || result.reason || String(result.status));
+      // A server sentence ("This API key was revoked.") goes inside ours without its own full stop.
+      const reason = inertNotice(result.error || result.reason || String(result.status)).text;
       void vscode.window.showErrorMessage(
         result.reason
           ? SignInStrings.keyRefusedWithCode(server, reason, inertLine(result.reason))
@@ -79,11 +81,13 @@ export async function signIn(
       void vscode.window.showErrorMessage(SignInStrings.apiKeySandbox);
       return undefined;
     case 'badUrl':
-      void vscode.window.showErrorMessage(SignInStrings.keyNotChecked(server, result.message));
+      void vscode.window.showErrorMessage(
+        SignInStrings.keyNotChecked(server, withoutClosingPunctuation(result.message)),
+      );
       return undefined;
     case 'unreachable':
       log.warn(`sign-in: could not check the key: ${result.message}`);
-      void vscode.window.showErrorMessage(SignInStrings.keyNotChecked(server, inertLine(result.message)));
+      void vscode.window.showErrorMessage(SignInStrings.keyNotChecked(server, inertNotice(result.message).text));
       return undefined;
   }
 }

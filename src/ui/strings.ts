@@ -62,7 +62,29 @@ const AnswerStrings = {
     vscode.l10n.t('Could not reach the server to answer "{0}". It is still waiting; nothing was sent twice.', label),
   unexpected: (status: number, label: string) =>
     vscode.l10n.t('The server answered {0} to the answer for "{1}". The request is still waiting.', status, label),
+  /** Reject with Reason…: the reject did not take, so its reason stays here. */
+  reasonNotSent: (message: string) => vscode.l10n.t('{0} Your reason was not sent.', message),
 };
+
+/** How a toast or a list names a conversation: its title, else its agent and runtime, never its id. */
+export function conversationName(c: {
+  readonly title?: string;
+  readonly agentName?: string;
+  readonly agentId?: string;
+  readonly runtime?: string;
+}): string {
+  if (c.title) {
+    return c.title;
+  }
+  const agent = c.agentName || c.agentId;
+  if (agent && c.runtime) {
+    return vscode.l10n.t('{0} ({1})', agent, c.runtime);
+  }
+  if (agent || c.runtime) {
+    return (agent || c.runtime)!;
+  }
+  return vscode.l10n.t('a new conversation');
+}
 
 export const Strings = { ...AuthStrings, ...AnswerStrings };
 
@@ -110,6 +132,12 @@ export const DetailStrings = {
 
 export const ToastStrings = {
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
+  /** claude's plan approval (ExitPlanMode): the plan itself opens beside the toast. */
+  plan: (label: string, where: string) =>
+    vscode.l10n.t('Approve the plan "{0}" — {1} (the whole plan is open beside)', label, where),
+  /** "1 of N": this request and how many others are waiting now. */
+  oneOf: (total: number) => vscode.l10n.t('1 of {0} waiting', total),
+  rejectWithReason: vscode.l10n.t('Reject with Reason…'),
   merged: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
   /** The extras of a burst, after the first requests got toasts of their own. */
   moreWaiting: (n: number) =>
@@ -163,6 +191,10 @@ export const CommandStrings = {
   answerTitle: (label: string) => vscode.l10n.t('Answer: {0}', label),
   answerPlaceholder: vscode.l10n.t("Pick one of the agent's options (Escape sends nothing)"),
   grantsSeparator: vscode.l10n.t('Allow and remember (local gate)'),
+  steerSeparator: vscode.l10n.t('Say no and steer'),
+  rejectWithReason: vscode.l10n.t('Reject with Reason…'),
+  rejectWithReasonDetail: (option: string) =>
+    vscode.l10n.t('answers "{0}", then sends what you type as the conversation\'s next prompt', option),
   nothingWaiting: vscode.l10n.t('No approval requests are waiting.'),
   left: (c: string) => vscode.l10n.t('{0} left', c),
   waitingSince: (t: string) => vscode.l10n.t('waiting since {0}', t),
@@ -199,7 +231,7 @@ export const PolicyStrings = {
     vscode.l10n.t('{0} by {1} in the {2}', verdict, key, source),
   builtin: vscode.l10n.t('no policy names this tool (built-in auto_allow)'),
   loosened: vscode.l10n.t('note: a title key outranked a stricter kind key of the other policy'),
-  unreadable: (reason: string) => vscode.l10n.t('policy could not be read ({0})', reason),
+  unreadable: vscode.l10n.t("unknown: the agent's policy could not be read"),
   pendingConversation: vscode.l10n.t('reading the conversation…'),
   pendingAgent: vscode.l10n.t('reading the agent policy…'),
   tooltipWhy: (text: string) => vscode.l10n.t('Why asked: {0}', text),

@@ -87,7 +87,8 @@ describe('UI: answering from the editor title of a request', function () {
     await clickNotificationButton(page, 'touch answered-from-title.txt', 'Details');
     await titleAction(page, 'Answer…').click({ timeout: 20_000 });
     const rows = page.locator('.quick-input-list .monaco-list-row');
-    await until('the three options', async () => (await rows.count()) === 3);
+    // The three options (then Reject with Reason…, ours).
+    await until('the three options', async () => (await rows.filter({ hasText: 'option id:' }).count()) === 3);
     for (const optionId of ['proceed_always', 'proceed_once', 'cancel']) {
       assert.equal(await rows.filter({ hasText: `option id: ${optionId}` }).count(), 1, optionId);
     }

@@ -173,7 +173,8 @@ describe('UI: approving in the real workbench', function () {
     await t.getByRole('button', { name: 'More…', exact: true }).click();
     const rows = page.locator('.quick-input-list .monaco-list-row');
     await rows.first().waitFor({ timeout: 10_000 });
-    const texts = await rows.allInnerTexts();
+    // The four options, then Reject with Reason… (ours, after them).
+    const texts = (await rows.allInnerTexts()).filter((t) => t.includes('option id:'));
     assert.equal(texts.length, 4, texts.join(' | '));
     for (const id of ['proceed_always_project', 'proceed_always_user', 'proceed_once', 'cancel']) {
       assert.ok(

@@ -51,6 +51,8 @@ describe('the manifest and the packaged files', () => {
         ...(fs.existsSync(path.join(ROOT, 'dist/localui.js')) ? ['dist/localui.js'] : []),
         // the agent-policy editor, loaded on its first command
         ...(fs.existsSync(path.join(ROOT, 'dist/policyEditor.js')) ? ['dist/policyEditor.js'] : []),
+        // Reject with Reason… and the plan document's text, loaded on first use
+        ...(fs.existsSync(path.join(ROOT, 'dist/steer.js')) ? ['dist/steer.js'] : []),
         // the tree's batch answers, Retry and selection after an answer, loaded on first use
         ...(fs.existsSync(path.join(ROOT, 'dist/treeActions.js')) ? ['dist/treeActions.js'] : []),
         'l10n/bundle.l10n.json',

@@ -19,6 +19,18 @@ const entry = (n: number, over: Partial<HistoryEntry> = {}): HistoryEntry => ({
 });
 
 describe('approval history log', () => {
+  it('keeps the reason of a Reject with Reason…, in memory and through storage', async () => {
+    const backend = new MemoryHistoryBackend();
+    const log = new HistoryLog(backend);
+    await log.load();
+    const why = 'Use the staging database, not production.';
+    await log.record(entry(1, { optionId: 'reject', optionKind: 'reject_once', reason: why }));
+    assert.equal(log.entries()[0].reason, why);
+    const again = new HistoryLog(backend);
+    await again.load();
+    assert.equal(again.entries()[0].reason, why);
+  });
+
   it('lists entries newest first', async () => {
     const log = new HistoryLog(new MemoryHistoryBackend());
     await log.load();

@@ -25,3 +25,15 @@ describe('domain/inertNotice (server text for a notification)', () => {
     assert.ok(r.text.endsWith('…'));
   });
 });
+
+describe('domain/inertNotice: a server sentence inside one of ours', () => {
+  it('drops the sentence\'s own closing punctuation, so "revoked." never reads "revoked.. Sign in again."', () => {
+    const embed = (m: string) => `The Fountain server refused your key: ${inertNotice(m).text}. Sign in again.`;
+    assert.equal(
+      embed('This API key was revoked.'),
+      'The Fountain server refused your key: This API key was revoked. Sign in again.',
+    );
+    assert.equal(embed('Expired!  '), 'The Fountain server refused your key: Expired. Sign in again.');
+    assert.equal(embed('no punctuation'), 'The Fountain server refused your key: no punctuation. Sign in again.');
+  });
+});

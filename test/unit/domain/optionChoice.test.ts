@@ -123,6 +123,12 @@ describe('optionChoice', () => {
         ['Yes, and manually approve edits', 'allow_once'],
         ['No, keep planning', 'reject_once'],
         ['Allow All Edits', 'allow_always'],
+        // codex-acp 2.6: "don't ask again" is how it says "remembered", not a reject
+        ["Yes, and don't ask again for this command in this session", 'allow_always'],
+        ["Yes, and don't ask again for these files", 'allow_always'],
+        ['Yes, and don\u2019t ask again for commands that start with `npm test`', 'allow_always'],
+        ['No, and tell Codex what to do differently', 'reject_once'],
+        ['Yes, proceed', 'allow_once'],
       ]) {
         assert.equal(nameMatchesKind(name, kind), true, `${name} / ${kind}`);
       }
@@ -133,6 +139,8 @@ describe('optionChoice', () => {
       assert.equal(nameMatchesKind('Allow', 'allow_always'), false, 'a persistent allow named like a one-time allow');
       assert.equal(nameMatchesKind('Always allow', 'allow_once'), false);
       assert.equal(nameMatchesKind("Don't allow", 'allow_once'), false);
+      assert.equal(nameMatchesKind("Yes, and don't ask again", 'allow_once'), false, 'a remembered allow as once');
+      assert.equal(nameMatchesKind("Don't ask again: reject", 'allow_always'), false);
       assert.equal(nameMatchesKind('Allow', 'reject_once'), false);
       assert.equal(nameMatchesKind('Option 1', 'allow_once'), false);
       assert.equal(nameMatchesKind('Allow', 'other'), false);
