@@ -3,6 +3,7 @@ import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { Disposable } from '../util/lifecycle';
 import { inertLine } from './display';
+import type { SandboxEvidence } from './evidence';
 import { lazyBundle } from './lazyBundle';
 import type { ProvenanceText } from './pendingTree';
 import { DetailStrings } from './strings';
@@ -23,6 +24,9 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   readonly onDidChange = this._onDidChange.event;
   private readonly _open = new Map<string, vscode.Uri>();
   private _provenance: ProvenanceText | undefined;
+  private _evidence: SandboxEvidence | undefined;
+  /** Open Diff's left sides read from the sandbox or the disk, by `itemId&index`. */
+  private readonly _current = new Map<string, string>();
 
   constructor(
     private readonly inbox: Inbox,
@@ -30,7 +34,9 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   ) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, this));
-    this._register(vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, new DiffContent(inbox)));
+    this._register(
+      vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, new DiffContent(inbox, this._current)),
+    );
     this._register(
       inbox.onDidChangeItems((change) => {
         for (const id of change.ids) {
@@ -72,6 +78,28 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     );
   }
 
+  /** Adds the evidence (sandbox or disk) to edits' details and Open Diff; refreshes open documents as it arrives. */
+  showEvidence(evidence: SandboxEvidence): void {
+    this._evidence = evidence;
+    this._register(
+      evidence.onDidChange((id) => {
+        const uri = this._open.get(id);
+        if (uri) {
+          this._onDidChange.fire(uri);
+        }
+      }),
+    );
+    this._register(
+      this.inbox.onDidChangeItems((change) => {
+        for (const id of change.ids) {
+          if (!this.inbox.get(id)) {
+            evidence.forget(id);
+          }
+        }
+      }),
+    );
+  }
+
   uriFor(item: InboxItem): vscode.Uri {
     // The tab shows the request id only; agent text never reaches a tab title.
     const name = `Approval ${item.key.requestId.replace(/[^\w.-]/g, '_')}`;
@@ -82,6 +110,8 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   async show(item: InboxItem, opts: { preserveFocus?: boolean } = {}): Promise<void> {
     const uri = this.uriFor(item);
     this._open.set(item.id, uri);
+    // Read lazily: the sandbox's git status starts now, never before (the toast is already up).
+    this._evidence?.load(item);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'fountain-request') {
       await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
@@ -97,11 +127,17 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     }
     const base = encodeURIComponent(item.id);
     const safePath = diff.path.replace(/[^\w./-]/g, '_');
-    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: safePath, query: `${base}&${index}&old` });
+    // The left side is what is there now (the sandbox's file, or the disk's for a local agent) when it can be
+    // read; else the agent's own old text, and the details say why.
+    const current = await this._evidence?.currentFile(item, index);
+    const side = current ? 'current' : 'old';
+    if (current) {
+      this._current.set(`${item.id}&${index}`, current.text);
+    }
+    const left = vscode.Uri.from({ scheme: DIFF_SCHEME, path: safePath, query: `${base}&${index}&${side}` });
     const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: safePath, query: `${base}&${index}&new` });
-    await vscode.commands.executeCommand('vscode.diff', left, right, DetailStrings.diffTitle(inertLine(diff.path)), {
-      preview: true,
-    });
+    const title = current?.title ?? DetailStrings.diffTitle(inertLine(diff.path));
+    await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
     return true;
   }
 
@@ -113,13 +149,16 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
 
   /** The document's text (built by dist/details.js, loaded on the first details shown). */
   render(item: InboxItem): string {
-    return detailsBundle.load().renderDetails(item, this._provenance, this.now());
+    return detailsBundle.load().renderDetails(item, this._provenance, this.now(), this._evidence?.lines(item));
   }
 }
 
 /** Serves the old and new sides of a request's diffs. */
 class DiffContent implements vscode.TextDocumentContentProvider {
-  constructor(private readonly inbox: Inbox) {}
+  constructor(
+    private readonly inbox: Inbox,
+    private readonly current: ReadonlyMap<string, string>,
+  ) {}
   provideTextDocumentContent(uri: vscode.Uri): string {
     const [, index, side] = uri.query.split('&');
     const id = requestIdOf(uri);
@@ -127,6 +166,9 @@ class DiffContent implements vscode.TextDocumentContentProvider {
     const diff = item?.request.diffs[Number(index)];
     if (!diff) {
       return '';
+    }
+    if (side === 'current') {
+      return this.current.get(`${id}&${index}`) ?? diff.oldText ?? '';
     }
     return side === 'old' ? (diff.oldText ?? '') : diff.newText;
   }

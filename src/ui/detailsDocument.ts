@@ -12,7 +12,12 @@ export { optionReachLine, toastReach } from './reachText';
 import type { ProvenanceText } from './pendingTree';
 import { Time } from './time';
 
-export function renderDetails(item: InboxItem, provenance: ProvenanceText | undefined, now: number): string {
+export function renderDetails(
+  item: InboxItem,
+  provenance: ProvenanceText | undefined,
+  now: number,
+  evidence: readonly string[] = [],
+): string {
   const r = item.request;
   const c = item.conversation;
   const out: string[] = [];
@@ -43,6 +48,11 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
   out.push(inertBlock(item.label));
   if (r.title && r.title !== item.label) {
     out.push('', S.titleLine(''), inertBlock(r.title));
+  }
+  if (evidence.length) {
+    // What is really there and what the agent changed so far (src/ui/evidence.ts; its lines arrive inert).
+    section(S.evidence);
+    out.push(...evidence);
   }
   if (r.summary) {
     section(S.summary);
@@ -85,7 +95,9 @@ export function renderDetails(item: InboxItem, provenance: ProvenanceText | unde
     for (const d of r.diffs) {
       out.push(`- ${inertFull(d.path)} (${d.oldText === null ? S.newFile : S.modified})`);
     }
-    out.push(S.openDiffHint);
+    if (evidence.length === 0) {
+      out.push(S.openDiffHint);
+    }
   }
   return out.join('\n') + '\n';
 }

@@ -29,6 +29,7 @@ export const DetailsDocumentStrings = {
   diffs: vscode.l10n.t('Proposed changes'),
   newFile: vscode.l10n.t('new file'),
   modified: vscode.l10n.t('modified'),
+  evidence: vscode.l10n.t('Before you answer'),
   openDiffHint: vscode.l10n.t('Use "Open Diff" in the editor title bar to compare old and new text.'),
   waiting: vscode.l10n.t('waiting for you'),
   waitingLeft: (c: string) => vscode.l10n.t('waiting for you ({0} left)', c),

@@ -10,6 +10,8 @@ import type { Logger } from '../platform/log';
 import type { ApiKeyStore } from '../platform/secrets';
 import type { AnswerFlow, AnsweredEvent } from './answerFlow';
 import type { RequestDetailsView } from './details';
+import { SandboxEvidence } from './evidence';
+import { SandboxDiffDocuments, sandboxAccess } from './evidenceAccess';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
 import { PolicyEditorCommands } from './policyEditorCommands';
@@ -52,10 +54,15 @@ export class PolicyFeature implements vscode.Disposable {
     this.editor = new PolicyEditorCommands({ api, provenance: this.provenance, inbox, history: this.history, log });
     deps.tree.showProvenance(this.provenance);
     deps.details.showProvenance(this.provenance);
+    // Evidence before the click: the sandbox's (or disk's) current file and the agent's changes, read lazily.
+    const evidence = new SandboxEvidence(sandboxAccess(deps));
+    deps.details.showEvidence(evidence);
     this.disposables.push(
       this.provenance,
       this.historyTree,
       this.editor,
+      evidence,
+      new SandboxDiffDocuments(inbox, evidence),
       { dispose: () => this.history.dispose() },
       deps.flow.onDidAnswer((e) => this.record(e, inbox)),
       ...this.editor.register({ tree: deps.tree, historyTree: this.historyTree }),

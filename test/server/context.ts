@@ -11,6 +11,7 @@ import type { RequestLog } from './control/requestLog';
 import type { Engine } from './engine';
 import { unauthorized, type HttpResult } from './http';
 import type { RunningServer } from './server';
+import type { SandboxKnobs } from './sandboxes';
 import type { SseHub } from './sse';
 import type { ConversationRec, KeyRec, Store, UserRec } from './store';
 
@@ -22,6 +23,8 @@ export interface ServerContext {
   readonly faults: FaultKnobs;
   readonly latency: LatencyKnob;
   readonly requestLog: RequestLog;
+  /** The sandboxes' knobs (state, repository, changes); their files are the conversations' working directories. */
+  readonly sandboxes: SandboxKnobs;
   readonly log: (msg: string) => void;
   /** The programmatic face (control routes call it so the two stay one behaviour). */
   readonly server: RunningServer;

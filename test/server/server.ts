@@ -25,6 +25,7 @@ import { createRouter } from './router';
 import { apiRoutes } from './routes';
 import { createdHttp } from './routes/results';
 import { runScenario } from './scenarios';
+import { SandboxKnobs } from './sandboxes';
 import { SseHub } from './sse';
 import type { Store } from './store';
 
@@ -94,6 +95,8 @@ export interface RunningServer {
   /** Delay (wall-clock ms) before every API response; SSE streams and the control API are not delayed. */
   readonly latencyMs: number;
   setLatency(ms: number): void;
+  /** Sets a sandbox's knob (conversation id): the body of `POST /_control/sandboxes/{id}`; the problems, if any. */
+  setSandbox(conversationId: string, body: Record<string, unknown>): string[];
   /** API requests in flight now and the most at once since start or the last reset (SSE streams and control excluded). */
   inFlight(): { max: number; current: number };
   /** Restarts the maximum from the requests in flight now. */
@@ -120,6 +123,7 @@ interface Parts {
 class LocalFountainServer implements RunningServer, ServerContext {
   readonly faults = new FaultKnobs();
   readonly latency = new LatencyKnob();
+  readonly sandboxes = new SandboxKnobs();
   readonly requestLog: RequestLog;
   readonly controlToken = 'ctl_' + randomBytes(16).toString('hex');
   readonly clock: ServerClock;
@@ -280,6 +284,11 @@ class LocalFountainServer implements RunningServer, ServerContext {
   get latencyMs(): number {
     return this.latency.ms;
   }
+  setSandbox(id: string, body: Record<string, unknown>): string[] {
+    const c = this.store.conversations.get(id);
+    return c ? this.sandboxes.set(c, body) : [`no conversation ${id}`];
+  }
+
   setLatency(ms: number): void {
     this.latency.set(ms);
   }

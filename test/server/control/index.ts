@@ -6,6 +6,7 @@ import { conversationControlRoutes } from './conversations';
 import { connectionRoutes, failureRoutes } from './faults';
 import { latencyRoutes } from './latency';
 import { requestLogRoutes } from './requestLog';
+import { sandboxControlRoutes } from './sandboxes';
 
 export function controlRoutes(s: ServerContext): Route[] {
   return [
@@ -15,5 +16,6 @@ export function controlRoutes(s: ServerContext): Route[] {
     ...failureRoutes(s),
     ...conversationControlRoutes(s),
     ...latencyRoutes(s),
+    ...sandboxControlRoutes(s),
   ];
 }

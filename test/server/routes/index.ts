@@ -6,7 +6,15 @@ import { answerRoutes } from './answers';
 import { authRoutes } from './auth';
 import { conversationRoutes } from './conversations';
 import { eventRoutes } from './events';
+import { sandboxRoutes } from './sandboxes';
 
 export function apiRoutes(s: ServerContext): Route[] {
-  return [...authRoutes(), ...conversationRoutes(s), ...eventRoutes(s), ...answerRoutes(s), ...agentRoutes(s)];
+  return [
+    ...authRoutes(),
+    ...conversationRoutes(s),
+    ...eventRoutes(s),
+    ...answerRoutes(s),
+    ...agentRoutes(s),
+    ...sandboxRoutes(s),
+  ];
 }
