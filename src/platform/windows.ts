@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
 import { isLocalSource } from '../session/localSource';
 import type { SharedCursorStore, WindowSync } from '../session/windowSync';
+import { confirmHubDangerModal } from '../ui/danger';
 import { lazyBundle } from '../ui/lazyBundle';
 import type { ConnectionManager } from './connection';
 import type { CursorStore } from '../protocol/cursorStore';
@@ -43,6 +44,7 @@ export async function joinWindows(o: {
       sender: o.connection.session,
       cursors: o.cursors,
       isLocal: isLocalSource,
+      confirmDanger: confirmHubDangerModal,
     });
     o.subscriptions.push(
       sync,

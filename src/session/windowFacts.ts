@@ -3,7 +3,7 @@
  * reports for a leader's refusal.
  */
 import type { AnswerRefusal } from '../domain/inbox';
-import type { AnswerResult, FeedEvent, RequestKey } from '../domain/model';
+import type { AnswerResult, FeedEvent, PermissionOption, RequestKey } from '../domain/model';
 import type { Json } from '../hub/windowHub';
 
 const FEED_TYPES = new Set([
@@ -17,6 +17,14 @@ const FEED_TYPES = new Set([
 ]);
 
 export const REFUSALS = new Set<unknown>(['unknown', 'notOffered', 'busyAnswering', 'stale']);
+
+/** The leader's refusal of a dangerous allow whose danger modal was not confirmed in the leader's window. */
+export const NOT_CONFIRMED = 'notConfirmed';
+
+/** Rejecting never asks; every other kind (allow_once, allow_always, or one we do not know) does (src/ui/danger.ts). */
+export function allowNeedsConfirmation(option: PermissionOption): boolean {
+  return option.kind !== 'reject_once' && option.kind !== 'reject_always';
+}
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,8 +61,13 @@ export function eventFromJson(j: Json): FeedEvent | undefined {
 }
 
 /** What a follower's answer path reports for the leader's refusal (its own inbox already checked the same). */
-export function refusalResult(kind: AnswerRefusal['kind'] | 'malformed'): AnswerResult {
+export function refusalResult(kind: AnswerRefusal['kind'] | 'malformed' | typeof NOT_CONFIRMED): AnswerResult {
   switch (kind) {
+    case NOT_CONFIRMED:
+      return {
+        kind: 'network',
+        message: 'the allow of this dangerous request was not confirmed in the window holding the Fountain connection',
+      };
     case 'stale':
       return { kind: 'resolvedElsewhere' };
     case 'notOffered':

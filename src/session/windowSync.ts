@@ -7,7 +7,9 @@
  *   so does its connection state. A joining follower gets a snapshot: the open remote requests, their
  *   conversations and the connection state. The leader answers followers' answer requests through its own inbox
  *   (`answerThroughInbox`), so every inbox guard applies there too (an offered option, one in flight, never twice),
- *   and tells every window the result.
+ *   and tells every window the result. An allow of a request its inbox marks dangerous is sent only after the danger
+ *   modal in the leader's own window is confirmed (`confirmDanger`): whatever talks to the hub socket (a follower,
+ *   or any other process of the user) cannot get a dangerous request allowed without the user saying so here.
  * - Follower: opens no stream. It feeds the leader's facts to its own inbox (the inbox alone decides state), shows
  *   the leader's connection state, and sends its answers to the leader.
  * - Takeover: when the leader goes away the hub elects another window; it adopts the last cursor it saw (when newer
@@ -33,7 +35,8 @@ import { WindowHub, type HubLog, type HubOptions, type Json } from '../hub/windo
 import type { CursorStore } from '../protocol/cursorStore';
 import { Disposable } from '../util/lifecycle';
 import type { AnswerSource } from './answerRouter';
-import { eventFromJson, eventToJson, isObject, keyOf, REFUSALS, refusalResult } from './windowFacts';
+import { HubDangerGate, type HubDangerConfirm } from './hubDanger';
+import { eventFromJson, eventToJson, isObject, keyOf, NOT_CONFIRMED, REFUSALS, refusalResult } from './windowFacts';
 
 /** How long a follower waits for the leader's answer result or refresh (the leader's HTTP has its own timeouts). */
 const ANSWER_TIMEOUT_MS = 120_000;
@@ -92,6 +95,11 @@ export interface WindowSyncOptions {
   readonly cursors: SharedCursorStore;
   /** True for a local agent's request (src/session/localSource.ts isLocalSource): never shared, never answered here. */
   readonly isLocal: (server: string) => boolean;
+  /**
+   * Leader: asks the user in this window before an answer that came over the hub allows a request marked dangerous
+   * (the danger modal); true only when confirmed. Without it such an answer is never sent.
+   */
+  readonly confirmDanger?: HubDangerConfirm;
   /** More hub options (tests). */
   readonly hub?: Partial<HubOptions>;
 }
@@ -112,9 +120,12 @@ export class WindowSync extends Disposable {
   readonly onDidReceiveEvent: Event<FeedEvent> = this._onDidReceiveEvent.event;
   /** keyId → the window that toasts that request. */
   private readonly _targets = new BoundedMap<string, string>(MEMORY);
+  /** Leader: the danger modal before a dangerous allow that came over the hub. */
+  private readonly _danger: HubDangerGate;
 
   constructor(private readonly o: WindowSyncOptions) {
     super();
+    this._danger = new HubDangerGate(o.inbox, o.confirmDanger, o.log);
     const hub = (this.hub = WindowHub.join({
       dir: o.dir,
       windowId: o.windowId,
@@ -301,6 +312,9 @@ export class WindowSync extends Disposable {
         return reply.sent as unknown as AnswerResult;
       }
       const refused = isObject(reply) ? reply.refused : undefined;
+      if (refused === NOT_CONFIRMED) {
+        return refusalResult(NOT_CONFIRMED);
+      }
       return refusalResult(REFUSALS.has(refused) ? (refused as AnswerRefusal['kind']) : 'malformed');
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
@@ -335,6 +349,10 @@ export class WindowSync extends Disposable {
     }
     if (this.o.isLocal(key.server)) {
       throw new Error("a local agent's request is answered in its own window");
+    }
+    const refused = await this._danger.refusal(key, optionId);
+    if (refused !== undefined) {
+      return { refused };
     }
     const attempt = await answerThroughInbox(this.o.inbox, { send: (k, o) => this._post(k, o) }, key, optionId);
     return attempt.kind === 'sent' ? { sent: attempt.result as unknown as Json } : { refused: attempt.refusal.kind };

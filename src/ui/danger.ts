@@ -31,6 +31,10 @@ export type DangerConfirm = (item: InboxItem, option: PermissionOption, danger: 
 export const confirmDangerModal: DangerConfirm = (item, option, danger) =>
   dangerBundle.load().confirmDangerModal(item, option, danger);
 
+/** The modal in the window holding the stream, for an allow that came over the window hub (src/session/windowSync.ts). */
+export const confirmHubDangerModal: DangerConfirm = (item, option, danger) =>
+  dangerBundle.load().confirmHubDangerModal(item, option, danger);
+
 /** Rejecting never asks; every other kind (allow_once, allow_always, or one we do not know) does. */
 export function needsConfirmation(option: PermissionOption): boolean {
   return option.kind !== 'reject_once' && option.kind !== 'reject_always';

@@ -21,21 +21,31 @@ const S = {
   detail: (command: string) => vscode.l10n.t('What it would run:\n{0}', command),
   shortened: vscode.l10n.t('(shortened: Show Details has the whole text)'),
   allowAnyway: vscode.l10n.t('Allow Anyway'),
+  fromHub: (reason: string, option: string) =>
+    vscode.l10n.t(
+      'Another window of VS Code (or another program on this machine) asks to answer "{1}" to a dangerous request: it {0}. Allow it?',
+      reason,
+      option,
+    ),
 };
 
 /** The modal: names the danger and the option, shows the command (inert), offers "Allow Anyway" or Cancel. */
-export async function confirmDangerModal(
-  item: InboxItem,
-  option: PermissionOption,
-  danger: DangerMark,
-): Promise<boolean> {
+export function confirmDangerModal(item: InboxItem, option: PermissionOption, danger: DangerMark): Promise<boolean> {
+  return ask(item, S.confirm(inertLine(danger.reason, 200), inertLine(option.name, 80)));
+}
+
+/**
+ * The same modal in the window holding the Fountain stream, for an allow that arrived over the window hub (from
+ * another window, or from whatever else talks to the hub socket): it is sent only when confirmed here.
+ */
+export function confirmHubDangerModal(item: InboxItem, option: PermissionOption, danger: DangerMark): Promise<boolean> {
+  return ask(item, S.fromHub(inertLine(danger.reason, 200), inertLine(option.name, 80)));
+}
+
+async function ask(item: InboxItem, message: string): Promise<boolean> {
   const shown = inertBlockShort(commandOf(item.request) ?? item.request.title ?? item.label, MODAL_TEXT_MAX);
   const detail = S.detail(shown.text) + (shown.shortened ? `\n${S.shortened}` : '');
   const allow: vscode.MessageItem = { title: S.allowAnyway };
-  const pick = await vscode.window.showWarningMessage(
-    S.confirm(inertLine(danger.reason, 200), inertLine(option.name, 80)),
-    { modal: true, detail },
-    allow,
-  );
+  const pick = await vscode.window.showWarningMessage(message, { modal: true, detail }, allow);
   return pick === allow;
 }

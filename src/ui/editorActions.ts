@@ -33,14 +33,35 @@ const EditorActionStrings = {
   ),
   notARequest: vscode.l10n.t('Refused: that editor does not show a Fountain approval request. Nothing was sent.'),
   notOpen: vscode.l10n.t("Refused: that request's details or diff is not open in an editor. Nothing was sent."),
+  notActive: vscode.l10n.t(
+    "Refused: that request's details or diff is not the active editor. Answer from the title bar of the editor you are looking at. Nothing was sent.",
+  ),
 };
+
+/** The active editor's URIs: the active text editor's document, and both sides of the active tab when it is a diff. */
+function activeEditorUris(): Set<string> {
+  const out = new Set<string>();
+  const doc = vscode.window.activeTextEditor?.document.uri;
+  if (doc) {
+    out.add(doc.toString());
+  }
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputText) {
+    out.add(input.uri.toString());
+  } else if (input instanceof vscode.TabInputTextDiff) {
+    out.add(input.original.toString());
+    out.add(input.modified.toString());
+  }
+  return out;
+}
 
 /**
  * Allow Once, Reject and Answer… in the title bar of a request's details document and of its diff editor. VS Code
  * passes an editor/title command the editor's resource URI; each command acts on the request that URI names and on
  * nothing else: never the tree selection, never the active editor when called without an argument (a palette entry,
- * a `command:` link or another extension's call sends nothing). The URI must be of this extension's schemes and shown
- * in an open editor tab. Every answer goes through AnswerFlow (offered options only, never twice).
+ * a `command:` link or another extension's call sends nothing). The URI must be of this extension's schemes and be the
+ * active editor's (the active text editor, or a side of the active diff): a URI of another open tab, built by a
+ * caller, sends nothing. Every answer goes through AnswerFlow (offered options only, never twice).
  *
  * The buttons show only while the request can still be answered: the context keys above list the open tabs'
  * URIs whose request is answerable (and offers allow-once / a reject option); the commands check again at the click.
@@ -104,6 +125,11 @@ export class EditorActions extends Disposable {
     if (!openRequestUris().has(arg.toString())) {
       this.d.log.warn('refused an editor answer command for a request editor that is not open');
       void vscode.window.showErrorMessage(EditorActionStrings.notOpen);
+      return undefined;
+    }
+    if (!activeEditorUris().has(arg.toString())) {
+      this.d.log.warn('refused an editor answer command for a request editor that is not the active editor');
+      void vscode.window.showErrorMessage(EditorActionStrings.notActive);
       return undefined;
     }
     const item = this.d.inbox.get(id);

@@ -77,6 +77,34 @@ describe("editor title answers act on that editor's request only", function () {
     assert.equal(api.items().find((i) => i.id === other.id)?.state.kind, 'open');
   });
 
+  it("a constructed URI of an open details tab that is not the active editor sends nothing; the active editor's does", async () => {
+    const id = await server.startConversation('claude', 'run: touch editor-background.txt');
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    const activeId = await server.startConversation('claude', 'run: touch editor-active.txt');
+    const active = await waitFor('the other request', () => openIn(api.items(), activeId)[0]);
+    const background = await openDetails(api, item);
+    await vscode.commands.executeCommand('workbench.action.keepEditor'); // the next details opens in a tab of its own
+    const shown = await openDetails(api, active);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.input));
+    assert.ok(
+      tabs.some((i) => i instanceof vscode.TabInputText && i.uri.toString() === background.toString()),
+      "the first request's details is still open in a tab",
+    );
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), shown.toString());
+
+    // What a `command:` link or another extension can pass: a URI built to name the open background tab.
+    const forged = vscode.Uri.parse(background.toString());
+    await vscode.commands.executeCommand('fountain.editor.allowOnce', forged);
+    await vscode.commands.executeCommand('fountain.editor.reject', forged);
+    await vscode.commands.executeCommand('fountain.editor.answer', forged);
+    assert.deepEqual(await answered(server, id), [], 'nothing was sent for the background tab');
+    assert.equal(api.items().find((i) => i.id === item.id)?.state.kind, 'open');
+
+    await vscode.commands.executeCommand('fountain.editor.reject', shown);
+    assert.deepEqual(await answered(server, activeId), [{ option_id: 'reject' }], "the active editor's request");
+    assert.deepEqual(await answered(server, id), []);
+  });
+
   it("Reject in an edit request's diff editor sends that request's reject option", async () => {
     const id = await server.startConversation('claude', 'say: ready', { title: 'Edit from the diff' });
     const { cwd } = await server.conversationState(id);

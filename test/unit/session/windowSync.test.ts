@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { answerThroughInbox } from '../../../src/domain/answering';
 import { Inbox } from '../../../src/domain/inbox';
+import { remoteDanger } from '../../../src/policy/remoteDanger';
 import { keyId, type ConnectionState, type FeedEvent, type RequestKey } from '../../../src/domain/model';
 import type { Json } from '../../../src/hub/windowHub';
 import { InboxNotifier, NotificationPolicy } from '../../../src/domain/notificationPolicy';
@@ -16,7 +17,12 @@ import { nullLogger } from '../../../src/protocol/env';
 import { FountainSession } from '../../../src/session/fountainSession';
 import { isLocalSource } from '../../../src/session/localSource';
 import { eventFromJson, eventToJson } from '../../../src/session/windowFacts';
-import { SharedCursorStore, WindowSync, type StreamHolder } from '../../../src/session/windowSync';
+import {
+  SharedCursorStore,
+  WindowSync,
+  type StreamHolder,
+  type WindowSyncOptions,
+} from '../../../src/session/windowSync';
 import { createAndAsk, control, requestLog } from '../../support/serverClient';
 import { startInProcess } from '../../support/serverFixture';
 import { waitFor } from '../../support/wait';
@@ -35,11 +41,11 @@ class CursorSpy extends MemoryCursorStore {
   }
 }
 
-/** One window: what src/extension.ts builds around the sync, minus VS Code. */
+/** One window: what src/extension.ts builds around the sync, minus VS Code (with the real denylist check). */
 class TestWindow {
   readonly inner = new CursorSpy();
   readonly cursors = new SharedCursorStore(this.inner);
-  readonly inbox = new Inbox();
+  readonly inbox = new Inbox({ danger: remoteDanger });
   readonly session = new FountainSession({ inbox: this.inbox, cursorStore: this.cursors, logger: nullLogger });
   readonly notifier = new InboxNotifier(this.inbox, new NotificationPolicy());
   readonly toasts: string[] = [];
@@ -52,6 +58,7 @@ class TestWindow {
     dir: string,
     server: RunningServer,
     focused: boolean,
+    confirmDanger?: WindowSyncOptions['confirmDanger'],
   ) {
     const session = this.session;
     const stream: StreamHolder = {
@@ -84,6 +91,7 @@ class TestWindow {
       sender: this.session,
       cursors: this.cursors,
       isLocal: isLocalSource,
+      ...(confirmDanger ? { confirmDanger } : {}),
     });
     this.notifier.shouldToast = (item) => this.sync.shouldToast(item);
     this.notifier.onDidDecide((d) => {
@@ -125,8 +133,12 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
   });
 
   /** Opens a window and waits until it has a role (the first one leads). */
-  async function open(name: string, focused = false): Promise<TestWindow> {
-    const w = new TestWindow(name, dir, server, focused);
+  async function open(
+    name: string,
+    focused = false,
+    confirmDanger?: WindowSyncOptions['confirmDanger'],
+  ): Promise<TestWindow> {
+    const w = new TestWindow(name, dir, server, focused, confirmDanger);
     windows.push(w);
     await waitFor(`${name} to lead or follow`, () => w.role() === 'leader' || w.role() === 'follower');
     return w;
@@ -214,6 +226,73 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     assert.equal(await answers(id), 0);
     assert.equal(a.inbox.get(key)?.pending, true);
     assert.equal(b.inbox.get(key)?.pending, true);
+  });
+
+  it("an allow of a dangerous request over the hub is sent only after the leader's own modal is confirmed; Cancel sends nothing", async () => {
+    const modals: { reason: string; optionId: string; answer: (yes: boolean) => void }[] = [];
+    const a = await open('a', false, (_item, option, danger) => {
+      return new Promise<boolean>((answer) =>
+        modals.push({ reason: danger.reason, optionId: option.optionId, answer }),
+      );
+    });
+    const b = await open('b', true);
+    assert.deepEqual([a.role(), b.role()], ['leader', 'follower']);
+    const { id, key } = await ask('rm -rf ~');
+    await waitFor('the request in b', pendingIn(b, key));
+    await waitFor('the request in a', pendingIn(a, key));
+    assert.equal(a.inbox.get(key)?.danger?.reason, 'recursively removes your home directory');
+
+    // What a follower (or any process that can reach the hub socket) sends: no modal in b, none faked in the body.
+    const raw = b.sync.hub.request({ t: 'answer', key: { ...key }, optionId: 'allow', confirmed: true });
+    await waitFor("the danger modal in the leader's window", () => modals.length === 1);
+    assert.deepEqual([modals[0].reason, modals[0].optionId], ['recursively removes your home directory', 'allow']);
+    assert.equal(await answers(id), 0, 'nothing is sent while the modal is open');
+    assert.deepEqual(await b.sync.hub.request({ t: 'answer', key: { ...key }, optionId: 'allow_always' }), {
+      refused: 'busyAnswering',
+    });
+    assert.equal(modals.length, 1, 'one modal at a time');
+    modals[0].answer(false); // Cancel
+    assert.deepEqual(await raw, { refused: 'notConfirmed' });
+    assert.equal(await answers(id), 0, 'Cancel sent nothing');
+    assert.equal(a.inbox.get(key)?.pending, true);
+
+    // The follower's own answer path: its result says why nothing was sent, and the request stays answerable.
+    const cancelled = b.sync.answerSource.send(key, 'allow');
+    await waitFor('the second modal', () => modals.length === 2);
+    modals[1].answer(false);
+    const r = await cancelled;
+    assert.equal(r.kind, 'network');
+    assert.match(r.kind === 'network' ? r.message : '', /not confirmed in the window holding the Fountain connection/);
+    assert.equal(await answers(id), 0);
+
+    const confirmed = answerThroughInbox(b.inbox, b.sync.answerSource, key, 'allow');
+    await waitFor('the third modal', () => modals.length === 3);
+    assert.equal(await answers(id), 0);
+    modals[2].answer(true); // Allow Anyway, in the leader's window
+    const sent = await confirmed;
+    assert.equal(sent.kind === 'sent' && sent.result.kind, 'answered');
+    assert.equal(await answers(id), 1, 'one answer, after the confirmation');
+    await waitFor('the answer in a', () => a.inbox.get(key)?.state.kind === 'answeredByYou');
+  });
+
+  it('a leader with no confirmation never sends a dangerous allow from the hub; a reject, and a harmless allow, need none', async () => {
+    const a = await open('a');
+    const b = await open('b');
+    assert.equal(a.role(), 'leader');
+    const danger = await ask('rm -rf ~');
+    const harmless = await ask('touch harmless-over-hub.txt');
+    await waitFor('the requests in b', () => pendingIn(b, danger.key)() && pendingIn(b, harmless.key)());
+    await waitFor('the requests in a', () => pendingIn(a, danger.key)() && pendingIn(a, harmless.key)());
+    assert.deepEqual(await b.sync.hub.request({ t: 'answer', key: { ...danger.key }, optionId: 'allow' }), {
+      refused: 'notConfirmed',
+    });
+    assert.equal(await answers(danger.id), 0);
+    const rejected = await b.sync.hub.request({ t: 'answer', key: { ...danger.key }, optionId: 'reject' });
+    assert.deepEqual(rejected, { sent: { kind: 'answered' } });
+    const allowed = await b.sync.hub.request({ t: 'answer', key: { ...harmless.key }, optionId: 'allow' });
+    assert.deepEqual(allowed, { sent: { kind: 'answered' } });
+    assert.equal(await answers(danger.id), 1);
+    assert.equal(await answers(harmless.id), 1);
   });
 
   it('when the leader closes, a follower takes over the stream, keeps the open request and loses none', async () => {
