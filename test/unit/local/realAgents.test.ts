@@ -21,6 +21,7 @@ import {
   withTimeout,
   type Harness,
 } from './realHarness';
+import { skipOrFail } from '../../support/skipOrFail';
 
 const STEP_MS = 45_000;
 
@@ -67,8 +68,7 @@ for (const preset of ['claude', 'gemini'] as const) {
     let h: Harness;
     before(function () {
       if (!realAgentsInstalled(preset)) {
-        console.warn(`[local ${preset}] ${REAL_AGENTS_SETUP_HINT}`);
-        this.skip();
+        skipOrFail(this, `${preset}: ${REAL_AGENTS_SETUP_HINT}`);
       }
     });
     beforeEach(async () => {
