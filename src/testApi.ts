@@ -73,7 +73,7 @@ export interface LocalTestApi {
   /** Every JSON-RPC line between us and the agents started after the first call (`out`: to the agent), oldest first. */
   readonly wire: () => { session?: string; direction: 'out' | 'in'; message: unknown }[];
   /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
-  readonly choices: () => Promise<{ id: string; name: string; missing?: string }[]>;
+  readonly choices: () => Promise<{ id: string; name: string; missing?: string; asking?: string }[]>;
   /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
   readonly openDraft: (id: string) => Promise<void>;
   /** A session's grants, as its local gate holds them (JSON copies). */
@@ -274,6 +274,7 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
         id: c.id,
         name: c.spec.name,
         ...(c.missing ? { missing: c.missing } : {}),
+        ...(c.asking ? { asking: c.asking } : {}),
       })),
     startUntrusted: async (args) => {
       const { manager } = local;

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { validatePolicy } from '../policy';
-import { DEFAULT_GRACE_MS, DEFAULT_TERM_MS, presetById, type AgentPreset } from './presets';
+import { DEFAULT_GRACE_MS, DEFAULT_TERM_MS, presetById, type AgentAsking, type AgentPreset } from './presets';
 
 /** The policy a local agent gets when its entry names none: every request asks. */
 export const DEFAULT_LOCAL_POLICY: Readonly<Record<string, unknown>> = Object.freeze({ default: 'ask' });
@@ -101,6 +101,8 @@ export interface LocalAgentSpec {
   readonly termMs: number;
   /** How to install the command when it is missing (presets only). */
   readonly install?: string;
+  /** How much the agent asks (a preset's, or an entry's that runs a preset's exact command); undefined: unknown. */
+  readonly asks?: AgentAsking;
 }
 
 export function specFromPreset(
@@ -118,6 +120,7 @@ export function specFromPreset(
     graceMs: preset.graceMs,
     termMs: preset.termMs,
     install: preset.install,
+    asks: preset.asks,
   };
 }
 
@@ -134,5 +137,11 @@ export function specFromConfig(config: LocalAgentConfig): LocalAgentSpec {
     graceMs: preset?.graceMs ?? DEFAULT_GRACE_MS,
     termMs: preset?.termMs ?? DEFAULT_TERM_MS,
     ...(preset && preset.command === config.command ? { install: preset.install } : {}),
+    // Only the preset's exact command line was checked to ask.
+    ...(preset && preset.command === config.command && sameArgs(preset.args, config.args) ? { asks: preset.asks } : {}),
   };
+}
+
+function sameArgs(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -8,8 +8,11 @@ export {
 } from './config';
 export type { LocalAgentConfig, LocalAgentSpec, LocalAgentsParse } from './config';
 export { PRESETS, presetById } from './presets';
-export type { AgentPreset, PresetId } from './presets';
-export { AgentNotFoundError, BASE_ENV_NAMES, buildAgentEnv, resolveCommand } from './launch';
+export type { AgentAsking, AgentPreset, PresetId } from './presets';
+export { agentModeClass, agentModeFor, sendableMode } from './agentModes';
+export type { AgentModeClass, AgentModeInfo } from './agentModes';
+export { opencodeConfigContent } from './opencodeConfig';
+export { AgentNotFoundError, BASE_ENV_NAMES, buildAgentEnv, presetEnv, resolveCommand } from './launch';
 export { processGroupAlive } from './agentProcess';
 export type { AgentExit } from './agentProcess';
 export { localAskTimeoutSec } from './permissions';

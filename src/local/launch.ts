@@ -6,6 +6,7 @@
  */
 import which from 'which';
 import type { LocalAgentSpec } from './config';
+import { opencodeConfigContent } from './opencodeConfig';
 
 /** Variables every agent gets when the editor has them: what a login shell would give a program. */
 export const BASE_ENV_NAMES: readonly string[] = Object.freeze([
@@ -78,4 +79,25 @@ export async function resolveAgentCommand(spec: LocalAgentSpec, env: Record<stri
     throw new AgentNotFoundError(spec.command, spec.install);
   }
   return resolved;
+}
+
+/**
+ * The environment after what the spec's runtime needs to ask (presets.ts): for opencode, OPENCODE_CONFIG_CONTENT with
+ * every permission "ask", merged into the user's own value (read from `source` even when the entry does not list it).
+ */
+export function presetEnv(
+  spec: Pick<LocalAgentSpec, 'runtime'>,
+  env: Record<string, string>,
+  source: SourceEnv,
+  log: (line: string) => void,
+): Record<string, string> {
+  if (spec.runtime !== 'opencode') {
+    return env;
+  }
+  const user = Object.hasOwn(source, 'OPENCODE_CONFIG_CONTENT') ? source.OPENCODE_CONFIG_CONTENT : undefined;
+  const content = opencodeConfigContent(user);
+  if (content.problem) {
+    log(`[fountain] ${content.problem}`);
+  }
+  return { ...env, OPENCODE_CONFIG_CONTENT: content.value };
 }

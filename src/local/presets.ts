@@ -1,7 +1,18 @@
 /**
  * Built-in launch presets for published ACP agents. Each names the command to find on PATH, the arguments that put
- * it in ACP mode, the exact npm command that installs it, and how long it takes to end (measured with the real
- * runtimes: claude-agent-acp and codex-acp never exit on stdin EOF, so waiting long for that only delays Stop).
+ * it in ACP mode and make it ask before it acts, the exact npm command that installs it, how much of what it does
+ * reaches the gate, and how long it takes to end (measured with the real runtimes: claude-agent-acp and codex-acp
+ * never exit on stdin EOF, so waiting long for that only delays Stop).
+ *
+ * What makes each ask (checked against the published agents on a scripted model, see test/integration/presets*):
+ * - claude-agent-acp: its `default` mode asks for every command, edit and fetch (it reads workspace files unasked).
+ * - gemini: `--approval-mode default` (a user's settings may default to yolo or auto_edit otherwise).
+ * - codex-acp: `-c approval_policy="untrusted"` asks for every command and patch, except the commands codex itself
+ *   deems safe and read-only (ls, cat, grep, ...), which it runs unasked, anywhere on disk; the sandbox
+ *   `workspace-write` keeps what runs after an allow to the workspace (it needs bubblewrap on Linux).
+ * - opencode: asks for nothing by default; an `OPENCODE_CONFIG_CONTENT` with `permission` "ask" for every tool is
+ *   merged into the user's own (see opencodeConfig.ts).
+ * - qwen: `--approval-mode default` (its own default, `auto`, lets a model approve commands).
  */
 
 export type PresetId = 'claude' | 'gemini' | 'codex' | 'opencode' | 'qwen';
@@ -23,10 +34,23 @@ export interface AgentPreset {
   readonly graceMs: number;
   /** After SIGTERM, how long before SIGKILL. */
   readonly termMs: number;
+  /** How much of what the agent does it asks about (and so reaches the gate). */
+  readonly asks: AgentAsking;
 }
 
-function preset(p: Omit<AgentPreset, 'install'>): AgentPreset {
+/**
+ * `all`: every command, edit and fetch is asked (reads inside the workspace may not be); `partial`: some calls run
+ * unasked (`unasked` says which, in English for the log; the UI has its own words); `never`: the agent does not ask,
+ * the gate sees nothing.
+ */
+export type AgentAsking =
+  { readonly level: 'all' } | { readonly level: 'partial'; readonly unasked: string } | { readonly level: 'never' };
+
+const ALL: AgentAsking = Object.freeze({ level: 'all' });
+
+function preset(p: Omit<AgentPreset, 'install' | 'asks'> & { asks?: AgentAsking }): AgentPreset {
   return Object.freeze({
+    asks: ALL,
     ...p,
     args: Object.freeze([...p.args]),
     env: Object.freeze([...p.env]),
@@ -50,7 +74,7 @@ export const PRESETS: readonly AgentPreset[] = Object.freeze([
     id: 'gemini',
     name: 'Gemini CLI',
     command: 'gemini',
-    args: ['--acp'],
+    args: ['--acp', '--approval-mode', 'default'],
     npmPackage: '@google/gemini-cli',
     env: [
       'GEMINI_API_KEY',
@@ -67,12 +91,16 @@ export const PRESETS: readonly AgentPreset[] = Object.freeze([
     id: 'codex',
     name: 'Codex (codex-acp)',
     command: 'codex-acp',
-    args: [],
+    args: ['-c', 'approval_policy="untrusted"', '-c', 'sandbox_mode="workspace-write"'],
     npmPackage: '@zed-industries/codex-acp',
     env: ['OPENAI_API_KEY', 'CODEX_HOME'],
     // Does not exit on stdin EOF.
     graceMs: 250,
     termMs: 1000,
+    asks: {
+      level: 'partial',
+      unasked: 'commands codex deems safe and read-only (ls, cat, grep, ...), anywhere on disk',
+    },
   }),
   preset({
     id: 'opencode',
@@ -88,7 +116,7 @@ export const PRESETS: readonly AgentPreset[] = Object.freeze([
     id: 'qwen',
     name: 'Qwen Code',
     command: 'qwen',
-    args: ['--acp'],
+    args: ['--acp', '--approval-mode', 'default'],
     npmPackage: '@qwen-code/qwen-code',
     env: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL', 'DASHSCOPE_API_KEY'],
     graceMs: 2500,
@@ -98,6 +126,11 @@ export const PRESETS: readonly AgentPreset[] = Object.freeze([
 
 export function presetById(id: string): AgentPreset | undefined {
   return PRESETS.find((p) => p.id === id);
+}
+
+/** What a runtime label says about asking: a preset's own, else unknown (a custom command: nobody checked). */
+export function askingOf(runtime: string): AgentAsking | undefined {
+  return presetById(runtime)?.asks;
 }
 
 /** Grace periods for a command nobody measured: a short EOF wait, then SIGTERM, then SIGKILL. */

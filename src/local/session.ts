@@ -5,9 +5,11 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../domain/events';
+import type { GateMode } from '../policy';
+import { AgentModeTracker, modeOption, type AgentModeInfo } from './agentModes';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
-import { buildAgentEnv, resolveAgentCommand, type SourceEnv } from './launch';
+import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
 import { normalizePermissionRequest } from './requestShape';
 import {
   PermissionBroker,
@@ -38,6 +40,8 @@ export interface LocalSessionOptions {
   readonly decide?: PermissionDecider;
   /** The local gate (src/local/gate.ts): decides before the inbox, which gets what it asks about. */
   readonly gate?: SessionGate;
+  /** The gate's mode: the agent is kept in the mode of its own that fits it (see agentModes.ts). Default ask. */
+  readonly gateMode?: () => GateMode;
   /** Overrides the policy's ask timeout, in seconds. */
   readonly askTimeoutSec?: number;
   /** How long initialize + session/new may take. Default 60 s. */
@@ -96,7 +100,10 @@ export class LocalAgentSession {
   private prompting = false;
   private stopping: Promise<void> | undefined;
   private readonly openRequestIds = new Map<PendingAsk['id'], acp.JsonRpcId | undefined>();
-  private modes: acp.SessionModeState | null | undefined;
+  private readonly _onDidChangeAgentMode = new Emitter<void>();
+  /** The agent reported (or accepted) another mode of its own. */
+  readonly onDidChangeAgentMode: Event<void> = this._onDidChangeAgentMode.event;
+  private readonly modes: AgentModeTracker;
 
   private constructor(readonly options: LocalSessionOptions) {
     this.broker = new PermissionBroker({
@@ -108,6 +115,14 @@ export class LocalAgentSession {
       ...(options.gate ? { gate: options.gate } : {}),
     });
     this.onDidDecide = this.broker.onDidDecide;
+    this.modes = new AgentModeTracker(
+      options.spec.name,
+      async (modeId) => {
+        await this.connection!.agent.request(acp.methods.agent.session.setMode, { sessionId: this._sessionId, modeId });
+      },
+      (line) => this.log(line),
+      () => this._onDidChangeAgentMode.fire(),
+    );
     this.broker.onDidChangeOpen(() => this.updateStatus());
     this.broker.onDidDecide((d) => {
       const sent = 'sent' in d.close ? d.close.sent : undefined;
@@ -142,9 +157,17 @@ export class LocalAgentSession {
   get pid(): number | undefined {
     return this.proc?.pid;
   }
-  /** Modes the agent offered at session/new (null when it offers none). */
-  get availableModes(): readonly acp.SessionMode[] {
-    return this.modes?.availableModes ?? [];
+  /** The mode ids the agent offered at session/new. */
+  get availableModes(): readonly string[] {
+    return this.modes.modeIds;
+  }
+  /** The mode the agent reports (session/new, `current_mode_update`, or the one it accepted); undefined: none. */
+  get agentMode(): AgentModeInfo | undefined {
+    return this.modes.info;
+  }
+  /** The gate's mode changed: the agent goes to its mode that fits (never one where it does not ask). */
+  syncMode(mode: GateMode): Promise<void> {
+    return this._sessionId && this.connection ? this.modes.sync(mode) : Promise.resolve();
   }
   get openAsks(): PendingAsk[] {
     return this.broker.openAsks;
@@ -174,7 +197,8 @@ export class LocalAgentSession {
 
   private async launch(): Promise<void> {
     const { spec, cwd } = this.options;
-    const env = buildAgentEnv(this.options.sourceEnv ?? process.env, spec.env);
+    const source = this.options.sourceEnv ?? process.env;
+    const env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
     const command = await resolveAgentCommand(spec, env);
     const proc = await AgentProcess.spawn({
       command,
@@ -202,6 +226,7 @@ export class LocalAgentSession {
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         if (params.sessionId === this._sessionId || !this._sessionId) {
           this.transcript.apply(params.update);
+          this.noteModeUpdate(params.update);
           this.options.gate?.sessionUpdate?.(params.update);
           this._onDidChangeTranscript.fire();
         }
@@ -225,8 +250,9 @@ export class LocalAgentSession {
       })();
       const created = await withTimeout(Promise.race([ready, exitedEarly]), startMs, `starting ${spec.name}`);
       this._sessionId = created.sessionId;
-      this.modes = created.modes;
-      await this.applyDefaultMode();
+      this.modes.started(created.modes, modeOption(created.configOptions));
+      this.modes.noteDefaultMode(spec.defaultMode);
+      await this.modes.sync(this.options.gateMode?.() ?? 'ask');
     } catch (e) {
       // A closed connection usually means the process is exiting: its exit says more than the connection.
       const exit = await Promise.race([proc.exited, new Promise<undefined>((r) => setTimeout(r, 1000))]);
@@ -238,19 +264,15 @@ export class LocalAgentSession {
     this.setStatus('idle');
   }
 
-  private async applyDefaultMode(): Promise<void> {
-    const wanted = this.options.spec.defaultMode;
-    if (wanted === undefined || this.modes?.currentModeId === wanted) {
-      return;
+  private noteModeUpdate(update: acp.SessionUpdate): void {
+    if (update.sessionUpdate === 'current_mode_update') {
+      this.modes.reported(update.currentModeId);
+    } else if (update.sessionUpdate === 'config_option_update') {
+      const id = modeOption(update.configOptions);
+      if (id !== undefined) {
+        this.modes.reported(id);
+      }
     }
-    if (!this.availableModes.some((m) => m.id === wanted)) {
-      this.log(`[fountain] ${this.agentName} offers no mode ${JSON.stringify(wanted)}; staying in its default`);
-      return;
-    }
-    await this.connection!.agent.request(acp.methods.agent.session.setMode, {
-      sessionId: this._sessionId,
-      modeId: wanted,
-    });
   }
 
   private async onPermission(
@@ -370,6 +392,7 @@ export class LocalAgentSession {
       this._onDidChangeStatus.dispose();
       this._onDidChangeTranscript.dispose();
       this._onDidExit.dispose();
+      this._onDidChangeAgentMode.dispose();
     });
   }
 }

@@ -4,7 +4,7 @@
  * settings only (inspect(): globalValue, else defaultValue), never from a workspace.
  */
 import * as vscode from 'vscode';
-import type { LocalAgentSpec } from '../local';
+import type { AgentAsking, LocalAgentSpec } from '../local';
 import type { LocalFolder, LocalSessionManager } from './manager';
 import { LocalStrings } from './strings';
 
@@ -21,6 +21,22 @@ export interface AgentChoice {
   readonly spec: LocalAgentSpec;
   /** Undefined when the command is on PATH; else what to tell the user. */
   readonly missing?: string;
+  /** Undefined when the agent asks before every command, edit and fetch; else what it does unasked. */
+  readonly asking?: string;
+}
+
+/** The picker's words for an agent that does not ask about everything (undefined when it does). */
+export function askingText(asks: AgentAsking | undefined): string | undefined {
+  switch (asks?.level) {
+    case 'all':
+      return undefined;
+    case 'never':
+      return vscode.l10n.t('This agent does not ask; the gate sees nothing.');
+    case 'partial':
+      return vscode.l10n.t('Not everything is asked (the gate never sees it): {0}.', asks.unasked);
+    default:
+      return vscode.l10n.t('Not checked: this agent may act without asking, and the gate would not see it.');
+  }
 }
 
 /** Presets first (id `preset:<id>`), then configured agents (`config:<name>`). Problems go to `warn`. */
@@ -41,10 +57,13 @@ export async function agentChoices(manager: LocalSessionManager, warn: (line: st
   return Promise.all(
     specs.map(async ({ id, spec }) => {
       const found = await local.resolveCommand(spec.command, path);
+      const asking = askingText(spec.asks);
+      const extra = asking ? { asking } : {};
       if (found) {
-        return { id, spec };
+        return { id, spec, ...extra };
       }
-      return { id, spec, missing: spec.install ? LocalStrings.notInstalled(spec.install) : LocalStrings.notFound };
+      const missing = spec.install ? LocalStrings.notInstalled(spec.install) : LocalStrings.notFound;
+      return { id, spec, missing, ...extra };
     }),
   );
 }
@@ -58,7 +77,7 @@ export async function pickAgent(choices: readonly AgentChoice[]): Promise<AgentC
     // Names come from presets or the user's own settings; shown as plain labels (no $(icon) expansion).
     label: c.spec.name,
     description: [c.spec.command, ...c.spec.args].join(' '),
-    ...(c.missing ? { detail: c.missing } : {}),
+    ...(c.missing || c.asking ? { detail: [c.missing, c.asking].filter(Boolean).join(' ') } : {}),
     choice: c,
   });
   const presets = choices.filter((c) => c.id.startsWith('preset:'));

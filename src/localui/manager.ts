@@ -6,6 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type {
+  AgentAsking,
+  AgentModeInfo,
   LocalAgentSession,
   LocalAgentSpec,
   LocalGate,
@@ -92,6 +94,14 @@ export class ManagedSession {
   get isLive(): boolean {
     return this.status !== 'exited' && this.status !== 'stopped';
   }
+  /** The mode the agent itself reports (not the gate's); undefined when it reports none. */
+  get agentMode(): AgentModeInfo | undefined {
+    return this.current.agentMode;
+  }
+  /** How much this agent asks (undefined: nobody checked). */
+  get asking(): AgentAsking | undefined {
+    return this.spec.asks;
+  }
 
   /** Switches to the session a restart returned. */
   replace(next: LocalAgentSession): void {
@@ -105,6 +115,9 @@ export class ManagedSession {
     const s = this.current;
     this.subs = [
       s.onDidChangeStatus(() => this.changed()),
+      s.onDidChangeAgentMode(() => this.changed()),
+      // The agent follows the gate into plan and out of it, and never into a mode where it does not ask.
+      this.gate.onDidChangeMode((mode) => void s.syncMode(mode)),
       s.onDidExit((exit) => {
         this.changed();
         this.crashed(this, exit);
@@ -217,6 +230,7 @@ export class LocalSessionManager extends Disposable {
         spec,
         cwd: folder.fsPath,
         gate,
+        gateMode: () => gate.mode,
         ask: (ask) => {
           if (owner) {
             this._onDidAsk.fire({ session: owner, ask });

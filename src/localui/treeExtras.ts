@@ -3,7 +3,7 @@
  * ran): its mode in the group's description, and one inert row per session grant, each with a Revoke Grant action.
  */
 import * as vscode from 'vscode';
-import type { GateMode, Grant } from '../local';
+import type { AgentAsking, AgentModeInfo, GateMode, Grant } from '../local';
 import { inertBlockShort, inertLabel, inertLine } from '../ui/display';
 import type { LocalGroupExtras, SessionRow } from '../ui/sessionRows';
 import type { ManagedSession } from './manager';
@@ -77,14 +77,59 @@ function grantRow(s: ManagedSession, g: Grant): SessionRow {
   };
 }
 
+/** Whether the agent's own mode is the one that fits the gate's (plan for plan, its asking mode otherwise). */
+function agentModeFits(gate: GateMode, agent: AgentModeInfo): boolean {
+  return agent.kind === (gate === 'plan' ? 'plan' : 'asks');
+}
+
+/** The agent half of the mode: undefined when it fits the gate's (nothing to add), else words for the tree. */
+export function agentModeText(
+  gate: GateMode,
+  agent: AgentModeInfo | undefined,
+  asking?: AgentAsking,
+): string | undefined {
+  if (asking?.level === 'never') {
+    return vscode.l10n.t('this agent does not ask; the gate sees nothing');
+  }
+  if (!agent || agentModeFits(gate, agent)) {
+    return undefined;
+  }
+  const id = inertLine(agent.id, 40);
+  return agent.asks
+    ? vscode.l10n.t('agent mode {0}', id)
+    : vscode.l10n.t('agent mode {0}: this agent does not ask; the gate sees nothing', id);
+}
+
+/** The tooltip's lines about the agent: the mode it reports and what it runs without asking. */
+function agentTooltip(agent: AgentModeInfo | undefined, asking: AgentAsking | undefined): string[] {
+  const lines = [
+    agent
+      ? vscode.l10n.t('Agent mode (as the agent reports it): {0}', inertLine(agent.name ?? agent.id, 80))
+      : vscode.l10n.t('The agent reports no mode of its own.'),
+  ];
+  if (asking?.level === 'partial') {
+    lines.push(
+      vscode.l10n.t('This agent runs some calls without asking, so the gate never sees them: {0}.', asking.unasked),
+    );
+  } else if (asking === undefined) {
+    lines.push(vscode.l10n.t('Fountain has not checked whether this agent asks before it acts.'));
+  }
+  return lines;
+}
+
 /** What the tree shows for one session besides its requests. */
 export function sessionExtras(s: ManagedSession): LocalGroupExtras {
   const mode = s.gate.mode;
+  const agent = agentModeText(mode, s.agentMode, s.asking);
+  const blind = s.asking?.level === 'never' || (s.agentMode !== undefined && !s.agentMode.asks);
   return {
     mode: {
-      text: modeTreeText(mode),
-      tooltip: vscode.l10n.t('Local gate mode: {0}. Change it with "Change Local Agent Mode…".', mode),
-      warning: mode === 'yolo',
+      text: agent ? `${modeTreeText(mode)} · ${agent}` : modeTreeText(mode),
+      tooltip: [
+        vscode.l10n.t('Local gate mode: {0}. Change it with "Change Local Agent Mode…".', mode),
+        ...agentTooltip(s.agentMode, s.asking),
+      ].join('\n'),
+      warning: mode === 'yolo' || blind,
     },
     rows: s.gate.grants.map((g) => grantRow(s, g)),
   };

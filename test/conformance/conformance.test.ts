@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runScenario, type Scenario } from './runner';
 import { makeSelfSignedCert, opensslAvailable, runScenarioTrusting, type TestCert } from './tls';
+import { skipOrFail } from '../support/skipOrFail';
 
 const dir = path.join(__dirname, 'scenarios');
 const files = readdirSync(dir)
@@ -23,7 +24,7 @@ describe('conformance: scripted-bytes scenarios against the real client over loo
       if (s.tls) {
         // https with a certificate made now; the client runs in a process that trusts it (see tls.ts).
         if (!opensslAvailable()) {
-          this.skip();
+          skipOrFail(this, 'openssl is not on PATH (the TLS scenarios need it)');
         }
         cert ??= makeSelfSignedCert();
         assert.deepEqual(await runScenarioTrusting(path.join(dir, f), cert), [], `${s.name}: ${s.why}`);

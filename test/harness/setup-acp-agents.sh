@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the real published ACP agents (claude-agent-acp, gemini-cli) used by the local
-# Fountain-compatible test server into test/runtime/acp-agents/node_modules.
+# Installs the real published ACP agents (claude-agent-acp, gemini-cli, codex-acp, opencode, qwen-code) used by the
+# local-agent tests and the local Fountain-compatible test server into test/runtime/acp-agents/node_modules.
+# codex-acp and opencode are native binaries from per-platform optional packages: the checks below name this
+# platform's (opencode's own `bin/opencode.exe` is a stub without its postinstall; the tests run the binary itself).
 #
 # Idempotent: `npm ci` runs only when the stamp in node_modules does not match the hash of
 # package.json + package-lock.json. Quiet on success; prints npm's log on failure.
@@ -41,10 +43,14 @@ if ! (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=warn)
   exit 1
 fi
 
+platform="$(node -p 'process.platform + "-" + process.arch')"
 for entry in \
   "node_modules/@zed-industries/claude-agent-acp/dist/index.js" \
   "node_modules/@anthropic-ai/claude-agent-sdk/cli.js" \
-  "node_modules/@google/gemini-cli/bundle/gemini.js"; do
+  "node_modules/@google/gemini-cli/bundle/gemini.js" \
+  "node_modules/@zed-industries/codex-acp-$platform/bin/codex-acp" \
+  "node_modules/opencode-${platform/win32/windows}/bin/opencode" \
+  "node_modules/@qwen-code/qwen-code/cli.js"; do
   if [[ ! -f "$dir/$entry" ]]; then
     echo "setup-acp-agents: $entry missing after npm ci" >&2
     cat "$log" >&2

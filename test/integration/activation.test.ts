@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, getApi, harnessServer } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('activation in the real extension host', () => {
   it('activates on startup and returns the test API only in test mode', async () => {
@@ -27,7 +28,7 @@ describe('activation in the real extension host', () => {
   it('reads fountain.serverUrl from the remote machine settings and the key from FOUNTAIN_API_KEY', async function () {
     const server = harnessServer();
     if (!server) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const api = await getApi();
     const inspected = vscode.workspace.getConfiguration('fountain').inspect<string>('serverUrl');
@@ -42,7 +43,7 @@ describe('activation in the real extension host', () => {
 
   it('never falls back to FOUNTAIN_TOKEN (a sandbox token) when no user key is available', async function () {
     if (!harnessServer()) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const api = await getApi();
     const saved = process.env.FOUNTAIN_API_KEY;

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { getApi, harnessTestServer, waitFor } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('a refused key stops the stream and asks for a key instead of looping', function () {
   this.timeout(60_000);
@@ -7,7 +8,7 @@ describe('a refused key stops the stream and asks for a key instead of looping',
   it('401 api_key_revoked: state authFailed, the reason beside the view title, and no retry loop', async function () {
     const server = harnessTestServer();
     if (!server) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const api = await getApi();
     const good = process.env.FOUNTAIN_API_KEY;

@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { getApi, harnessServer, openIn, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('batch answers and Retry refuse arguments the extension did not create', function () {
   it('Allow Selected… / Reject Selected… / Retry with forged tree elements send nothing and leave the requests waiting', async function () {
     const info = harnessServer();
     if (!info) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const server = new TestServer(info);
     const api = await getApi();

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { getApi, harnessServer, openIn, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('dangerous remote requests (the built-in denylist)', function () {
   let server: TestServer;
@@ -10,7 +11,7 @@ describe('dangerous remote requests (the built-in denylist)', function () {
   before(function () {
     const info = harnessServer();
     if (!info) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = new TestServer(info);
   });

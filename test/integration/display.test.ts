@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor, conversationRow } from './support';
 import type { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 const MARK = '│ ';
 
@@ -18,7 +19,7 @@ describe('hostile agent text in the extension host', function () {
   before(async function () {
     const s = harnessTestServer();
     if (!s) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = s;
     api = await getApi();

@@ -6,6 +6,7 @@ import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessServer, openIn, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 /** The option ids of the answers the server received for a conversation, oldest first. */
 async function answered(server: TestServer, conversationId: string): Promise<unknown[]> {
@@ -32,7 +33,7 @@ describe("editor title answers act on that editor's request only", function () {
   before(async function () {
     const info = harnessServer();
     if (!info) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = new TestServer(info);
     api = await getApi();

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getApi, harnessServer, harnessTestServer, openIn, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('the extension against the local Fountain server', function () {
   let server: TestServer;
@@ -11,7 +12,7 @@ describe('the extension against the local Fountain server', function () {
   before(function () {
     const s = harnessTestServer();
     if (!s) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = s;
   });
@@ -125,7 +126,7 @@ describe('answer commands refuse arguments the extension did not create', functi
   it('a forged tree element passed by another extension sends nothing and leaves the request waiting', async function () {
     const info = harnessServer();
     if (!info) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const server = new TestServer(info);
     const api = await getApi();

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, stopLocalAgents } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -67,8 +68,7 @@ describe('local agents in the extension host', function () {
 
   it('the claude preset starts in the folder, takes a prompt, shows it in the transcript, and Stop ends its group', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      console.warn('[local] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
     const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
@@ -132,7 +132,7 @@ describe('local agents in the extension host', function () {
 
   it('an agent from the fountain.localAgents user setting starts with its own policy: execute auto_deny sends the reject, nothing asked', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
     const config = vscode.workspace.getConfiguration('fountain');
@@ -181,7 +181,7 @@ describe('local agents in the extension host', function () {
 
   it('Start Local Agent offers the presets with an install hint for a missing one, and a workspace settings file cannot add an agent', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
     const wsSettings = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
@@ -224,7 +224,7 @@ describe('local agents in the extension host', function () {
 
   it('an agent killed from outside is marked exited and Restart Agent starts a fresh process in its row', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
     const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {

@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, type RpcMessage } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -61,8 +62,7 @@ describe('the local gate in the extension host', function () {
 
   before(async function () {
     if (!fs.existsSync(CLAUDE)) {
-      console.warn('[local gate] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-localgate-'));
     model = await startFakeModel({

@@ -12,6 +12,7 @@ import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, type RpcMessage, stopLocalAgents } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -116,7 +117,7 @@ describe('local agents in the inbox', function () {
 
   it('claude: the request reaches the inbox with its option ids; Allow runs the command and the response carried that optionId; Reject runs nothing', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const { api, id, pid } = await start('preset:claude');
     const key = JSON.stringify([`local:${id}`, id]);
@@ -177,7 +178,7 @@ describe('local agents in the inbox', function () {
 
   it('gemini: the same round trip with its own option ids', async function () {
     if (!fs.existsSync(GEMINI)) {
-      this.skip();
+      skipOrFail(this, 'gemini is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const { api, id, pid } = await start('preset:gemini');
     const file = `local-gemini-${randomUUID().slice(0, 8)}.txt`;
@@ -205,7 +206,7 @@ describe('local agents in the inbox', function () {
 
   it('a short ask timeout sends the first reject option and the item shows expired; provenance names the kind key', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const config = vscode.workspace.getConfiguration('fountain');
     const name = 'Claude, quick asks';
@@ -258,7 +259,7 @@ describe('local agents in the inbox', function () {
 
   it('Stop with a request open sends cancelled and the item closes', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const { api, id, pid } = await start('preset:claude');
     const file = `local-stop-${randomUUID().slice(0, 8)}.txt`;
@@ -274,7 +275,7 @@ describe('local agents in the inbox', function () {
 
   it('the agent killed from outside: the item shows "agent exited", nothing was sent, no process is left', async function () {
     if (!fs.existsSync(CLAUDE)) {
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const { api, id, pid } = await start('preset:claude');
     const file = `local-kill-${randomUUID().slice(0, 8)}.txt`;

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { editScripted } from './editScript';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
 import type { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
 
@@ -13,7 +14,7 @@ describe('policy provenance, the agent-policy editor and the approval history', 
   before(function () {
     const s = harnessTestServer();
     if (!s) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = s;
   });

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor } from './support';
 import type { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('the reach of "always" options', function () {
   let server: TestServer;
@@ -15,7 +16,7 @@ describe('the reach of "always" options', function () {
   before(async function () {
     const s = harnessTestServer();
     if (!s) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = s;
     api = await getApi();

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { getApi, harnessServer, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 describe('a real ACP agent through the local server and the extension', function () {
   this.timeout(120_000);
@@ -10,7 +11,10 @@ describe('a real ACP agent through the local server and the extension', function
   it('claude-agent-acp asks, the extension shows its own options, and the answer makes it run the command', async function () {
     const info = harnessServer();
     if (!info || !info.agents?.includes('real-claude')) {
-      this.skip();
+      skipOrFail(
+        this,
+        'the local test server has no real-claude agent (real agents: bash test/harness/setup-acp-agents.sh)',
+      );
     }
     const server = new TestServer(info);
     const api = await getApi();

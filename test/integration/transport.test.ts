@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { getApi, harnessTestServer, waitFor } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 /** The extension's own log file (its LogOutputChannel), newest session first. */
 function extensionLogFile(): string | undefined {
@@ -65,7 +66,10 @@ describe('transport: the key in use never reaches a log line, and only its own s
   it('a 401 whose body echoes the key: the extension log says <redacted>, never the key', async function () {
     const server = harnessTestServer();
     if (!server || !process.env.FOUNTAIN_TEST_RUN_DIR) {
-      this.skip();
+      skipOrFail(
+        this,
+        'the local test server or FOUNTAIN_TEST_RUN_DIR is missing (run through npm run test:integration)',
+      );
     }
     const api = await getApi();
     // The channel's file appears once the first lines are flushed (activation logs a line).
@@ -107,7 +111,7 @@ describe('transport: the key in use never reaches a log line, and only its own s
   it('FOUNTAIN_API_KEY goes only to the server FOUNTAIN_BASE_URL names: another configured server is asked for a sign-in', async function () {
     const server = harnessTestServer();
     if (!server) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     const api = await getApi();
     const other = await recordingServer();

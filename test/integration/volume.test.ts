@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import type { TestApi } from '../../src/extension';
 import { getApi, harnessTestServer, openIn, waitFor, conversationRow } from './support';
 import type { TestServer } from '../support/serverClient';
+import { skipOrFail } from '../support/skipOrFail';
 
 const MB = 1_000_000;
 const MARK = '│ ';
@@ -19,7 +20,7 @@ describe('agent text of any length in the extension host', function () {
   before(async function () {
     const s = harnessTestServer();
     if (!s) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through npm run test:integration)');
     }
     server = s;
     api = await getApi();

@@ -4,3 +4,11 @@
  */
 export { startFakeModel, QUIET_CLAUDE_ENV, type FakeModel, type FakeModelOptions } from './scriptedModel';
 export { realAgentsInstalled, REAL_AGENTS_SETUP_HINT } from '../server/agents/real';
+export {
+  AGENT_ENTRIES,
+  PRESET_AGENTS,
+  presetAgentMissing,
+  presetBin,
+  presetModelEnv,
+  type PresetAgent,
+} from './presetAgents';

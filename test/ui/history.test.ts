@@ -13,6 +13,7 @@ import {
   until,
   type Workbench,
 } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string } & Record<string, unknown>;
 
@@ -59,7 +60,7 @@ describe('UI: approval History view and policy recommendations', function () {
       },
     });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server did not start for the workbench');
     }
     server = new TestServer(wb.server.info);
   });

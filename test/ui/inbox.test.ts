@@ -15,6 +15,7 @@ import {
   type Workbench,
   openView,
 } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 /** The text of every button on a toast, in order. */
 async function buttonTexts(t: ReturnType<typeof toast>): Promise<string[]> {
@@ -35,7 +36,7 @@ describe('UI: approving in the real workbench', function () {
   before(async function () {
     wb = await openWorkbench({ withKeyInEnv: true });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server did not start for the workbench');
     }
     server = new TestServer(wb.server.info);
     MEDIA = process.env.FOUNTAIN_UPDATE_SCREENSHOTS

@@ -21,6 +21,7 @@ import {
   type Workbench,
   openWorkbenchWithClaude,
 } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -39,8 +40,7 @@ describe('UI: a local gate grant chosen from the toast', function () {
 
   before(async function () {
     if (!fs.existsSync(path.join(BIN, 'claude-agent-acp'))) {
-      console.warn('[ui grants] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-ui-grants-'));
     const claudeDir = path.join(root, 'claude');

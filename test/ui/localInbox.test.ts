@@ -22,6 +22,7 @@ import {
   type Workbench,
   openWorkbenchWithClaude,
 } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -47,8 +48,7 @@ describe('UI: a local agent in the same inbox', function () {
 
   before(async function () {
     if (!fs.existsSync(path.join(BIN, 'claude-agent-acp'))) {
-      console.warn('[ui local] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-ui-local-'));
     const claudeDir = path.join(root, 'claude');
@@ -63,7 +63,7 @@ describe('UI: a local agent in the same inbox', function () {
       withKeyInEnv: true,
     });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server did not start for the workbench');
     }
     server = new TestServer(wb.server.info);
   });

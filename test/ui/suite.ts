@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { TestServer } from '../support/serverClient';
 import { openWorkbench, screenshot, type Workbench } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 export function workbenchSuite(
   tag: string,
@@ -16,7 +17,7 @@ export function workbenchSuite(
   before(async function () {
     wb = await openWorkbench({ withKeyInEnv: true });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server did not start for the workbench');
     }
     opened(wb, new TestServer(wb.server.info));
   });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { TestServer } from '../support/serverClient';
 import { openWorkbench, screenshot, toast, until, type Workbench, openView } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 /** A row of the Pending Approvals tree (whose label starts with the command; History rows start with "│ "). */
 function treeRow(page: Page, command: string, state?: RegExp) {
@@ -32,7 +33,7 @@ describe('UI: two windows share one stream', function () {
   before(async function () {
     wb = await openWorkbench({ withKeyInEnv: true });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server did not start for the workbench');
     }
     server = new TestServer(wb.server.info);
     first = wb.page;

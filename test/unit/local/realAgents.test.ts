@@ -21,6 +21,7 @@ import {
   withTimeout,
   type Harness,
 } from './realHarness';
+import { skipOrFail } from '../../support/skipOrFail';
 
 const STEP_MS = 45_000;
 
@@ -67,8 +68,7 @@ for (const preset of ['claude', 'gemini'] as const) {
     let h: Harness;
     before(function () {
       if (!realAgentsInstalled(preset)) {
-        console.warn(`[local ${preset}] ${REAL_AGENTS_SETUP_HINT}`);
-        this.skip();
+        skipOrFail(this, `${preset}: ${REAL_AGENTS_SETUP_HINT}`);
       }
     });
     beforeEach(async () => {
@@ -232,21 +232,24 @@ for (const preset of ['claude', 'gemini'] as const) {
         await second.stop();
       });
 
-      it('defaultMode: switched to after session/new when the agent offers it; an unknown one is only logged', async () => {
+      it('defaultMode: only a mode where the agent asks is sent (plan); acceptEdits and bypassPermissions never are', async () => {
+        const setModes = () =>
+          h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode').map((w) => w.msg.params);
         const session = await h.start({ defaultMode: 'acceptEdits' });
-        assert.deepEqual(
-          session.availableModes.map((m) => m.id),
-          ['default', 'acceptEdits', 'plan', 'dontAsk'],
-        );
-        const setMode = h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode');
-        assert.deepEqual(
-          setMode.map((w) => w.msg.params),
-          [{ sessionId: session.sessionId, modeId: 'acceptEdits' }],
-        );
-        const other = await h.start({ defaultMode: 'nonexistent' });
-        assert.equal(other.status, 'idle');
-        assert.equal(h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode').length, 1);
-        assert.ok(h.stderr.some((l) => l.includes('offers no mode "nonexistent"')));
+        assert.deepEqual(session.availableModes, ['default', 'acceptEdits', 'plan', 'dontAsk']);
+        assert.deepEqual(setModes(), [], 'acceptEdits (the agent approves edits itself) was sent');
+        assert.deepEqual(session.agentMode, { id: 'default', name: 'Default', kind: 'asks', asks: true });
+        assert.ok(h.stderr.some((l) => l.includes('defaultMode "acceptEdits" is not sent')));
+        const bypass = await h.start({ defaultMode: 'bypassPermissions' });
+        assert.deepEqual(setModes(), [], 'a never-ask mode was sent');
+        assert.equal(bypass.agentMode?.id, 'default');
+        const plan = await h.start({ defaultMode: 'plan', gateMode: () => 'plan' });
+        assert.deepEqual(setModes(), [{ sessionId: plan.sessionId, modeId: 'plan' }]);
+        assert.deepEqual(plan.agentMode, { id: 'plan', name: 'Plan Mode', kind: 'plan', asks: true });
+        // The gate leaves plan: the agent goes back to the mode where it asks.
+        await plan.syncMode('acceptEdits');
+        assert.deepEqual(setModes().slice(1), [{ sessionId: plan.sessionId, modeId: 'default' }]);
+        assert.equal(plan.agentMode?.id, 'default');
       });
 
       it('policy execute: auto_allow → nothing is asked and allow_always is sent; the command runs', async () => {

@@ -22,6 +22,7 @@ import {
   type LocalGateSettings,
 } from '../../../src/local';
 import { createHarness, realAgentsInstalled, REAL_AGENTS_SETUP_HINT, withTimeout, type Harness } from './realHarness';
+import { skipOrFail } from '../../support/skipOrFail';
 
 const STEP_MS = 45_000;
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
@@ -52,8 +53,7 @@ describe('local gate: real claude through LocalAgentSession', function () {
   let h: Harness;
   before(function () {
     if (!realAgentsInstalled('claude')) {
-      console.warn(`[local gate] ${REAL_AGENTS_SETUP_HINT}`);
-      this.skip();
+      skipOrFail(this, `claude: ${REAL_AGENTS_SETUP_HINT}`);
     }
   });
   beforeEach(async () => {

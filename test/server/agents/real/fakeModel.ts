@@ -1,4 +1,5 @@
-// Scripted fake model API on 127.0.0.1 for the real ACP agents (claude-agent-acp, gemini-cli).
+// Scripted fake model API on 127.0.0.1 for the real ACP agents (claude-agent-acp, gemini-cli; codex-acp, opencode
+// and qwen-code through ./openaiModel).
 //
 // It speaks only what those two agents need:
 //   Anthropic Messages: POST /v1/messages (SSE or JSON), POST /v1/messages/count_tokens
@@ -18,6 +19,7 @@
 // The character classes keep the command free of shell metacharacters whatever the test passes.
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { openaiChat, openaiResponses } from './openaiModel';
 
 /** What Claude Code reads (from its environment or its settings' env) to send nothing beyond the loopback model. */
 export const QUIET_CLAUDE_ENV = {
@@ -93,12 +95,13 @@ export interface FakeModel {
 }
 
 type Json = Record<string, unknown>;
-interface Turn {
+export interface Turn {
   readonly text?: string;
   readonly toolCall?: { readonly name: string; readonly input: Record<string, unknown> };
 }
 
-const SHELL_TOOLS = ['Bash', 'run_shell_command'];
+// claude, gemini and qwen, opencode, codex.
+const SHELL_TOOLS = ['Bash', 'run_shell_command', 'bash', 'exec_command'];
 const shortId = () => randomUUID().replace(/-/g, '').slice(0, 24);
 const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…(+${s.length - n})` : s);
 
@@ -122,7 +125,7 @@ function defaultDerive(userText: string): { command: string; description: string
 }
 
 /** The reply for a main-loop request: after a tool result, the final text; after a prompt, the shell call. */
-type MainTurn = (toolNames: string[], userText: string, afterToolResult: boolean) => Turn;
+export type MainTurn = (toolNames: string[], userText: string, afterToolResult: boolean) => Turn;
 
 /** The main-loop reply picker for one fake model (how it derives the command, what it says at the end). */
 function mainTurnOf(
@@ -143,7 +146,9 @@ function mainTurnOf(
     if (!tool || !cmd) {
       return { text: `(fake model) no shell tool or no "create file <name> containing <text>" in the prompt` };
     }
-    return { toolCall: { name: tool, input: { command: cmd.command, description: cmd.description } } };
+    const input =
+      tool === 'exec_command' ? { cmd: cmd.command } : { command: cmd.command, description: cmd.description };
+    return { toolCall: { name: tool, input } };
   };
 }
 
@@ -293,6 +298,10 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
           entry = gemini(mainTurn, res, body, true);
         } else if (method === 'POST' && /:generateContent$/.test(p)) {
           entry = gemini(mainTurn, res, body, false);
+        } else if (method === 'POST' && /\/chat\/completions$/.test(p)) {
+          entry = openaiChat(mainTurn, res, body);
+        } else if (method === 'POST' && /\/responses$/.test(p)) {
+          entry = openaiResponses(mainTurn, res, body);
         } else if (method === 'POST' && /:countTokens$/.test(p)) {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ totalTokens: 100 }));

@@ -18,6 +18,7 @@ import {
   type RealAgentProcess,
 } from './index';
 import type { AgentDefinition } from '../types';
+import { skipOrFail } from '../../../support/skipOrFail';
 
 type AnswerKind = 'allow_once' | 'reject_once';
 
@@ -275,8 +276,7 @@ describe('real ACP agents behind createRealAgent (fake model on 127.0.0.1)', fun
     describe(preset, () => {
       before(function () {
         if (!realAgentsInstalled(preset)) {
-          console.warn(`[${preset}] ${REAL_AGENTS_SETUP_HINT}`);
-          this.skip();
+          skipOrFail(this, `${preset}: ${REAL_AGENTS_SETUP_HINT}`);
         }
       });
 

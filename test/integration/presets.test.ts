@@ -1,0 +1,180 @@
+// Every preset asks through the gate: the five published agents (test/harness/setup-acp-agents.sh) started by Start
+// Local Agent from their presets, found on PATH, on the scripted loopback model, in the real extension host. For
+// each, a shell command and a new file reach the inbox as requests (rejected here: nothing runs, nothing is written).
+// The picker marks what an agent runs unasked (codex), and the tree shows the mode the agent itself reports.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { InboxItem } from '../../src/domain/inbox';
+import {
+  PRESET_AGENTS,
+  presetAgentMissing,
+  presetBin,
+  presetModelEnv,
+  startFakeModel,
+  type FakeModel,
+} from '../support/realAgents';
+import { skipOrFail } from '../support/skipOrFail';
+import { getApi, waitFor, stopLocalAgents, type RpcMessage } from './support';
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
+const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
+
+/** The file-writing tool call of each agent, for `WRITE64:<path>` in the prompt. */
+function writeCall(
+  tools: readonly string[],
+  file: string,
+): { name: string; input: Record<string, unknown> } | undefined {
+  const content = 'written by the agent\n';
+  if (tools.includes('Write')) {
+    return { name: 'Write', input: { file_path: file, content } };
+  }
+  if (tools.includes('write_file')) {
+    return { name: 'write_file', input: { file_path: file, content } };
+  }
+  if (tools.includes('write')) {
+    return { name: 'write', input: { filePath: file, content } };
+  }
+  if (tools.includes('apply_patch')) {
+    return {
+      name: 'apply_patch',
+      input: { raw: `*** Begin Patch\n*** Add File: ${file}\n+${content}*** End Patch\n` },
+    };
+  }
+  return undefined;
+}
+
+describe('every preset asks through the gate (real agents in the extension host)', function () {
+  this.timeout(240_000);
+  const folder = vscode.workspace.workspaceFolders![0];
+  let root = '';
+  let model: FakeModel | undefined;
+  const pids: number[] = [];
+  const made: string[] = [];
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-presets-'));
+    model = await startFakeModel({
+      deriveCommand: (text) => {
+        const m = /RUN64:([A-Za-z0-9_-]+)/.exec(text);
+        return m ? { command: unb64(m[1]), description: 'Run it' } : undefined;
+      },
+      deriveToolCall: (tools, text) => {
+        const m = /WRITE64:([A-Za-z0-9_-]+)/.exec(text);
+        return m ? writeCall(tools, unb64(m[1])) : undefined;
+      },
+    });
+    const home = path.join(root, 'home');
+    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+    const api = await getApi();
+    api.local.useSourceEnv({
+      PATH: [presetBin(root), path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      HOME: home,
+      TMPDIR: path.join(root, 'tmp'),
+      LANG: 'C.UTF-8',
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      ...presetModelEnv(home, model.baseUrl),
+    });
+    api.local.wire(); // the tap for the agents started from here on
+  });
+  after(async () => {
+    const api = await getApi();
+    api.local.useSourceEnv(undefined);
+    await stopLocalAgents(pids, model);
+    for (const f of made) {
+      fs.rmSync(f, { recursive: true, force: true });
+    }
+    fs.rmSync(path.join(folder.uri.fsPath, '.opencode'), { recursive: true, force: true });
+    if (root) {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  const group = (api: TestApi, id: string) => api.tree().find((g) => g.key === JSON.stringify([`local:${id}`, id]));
+
+  async function request(api: TestApi, id: string, prompt: string, seen: Set<string>): Promise<InboxItem> {
+    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, prompt);
+    return waitFor(
+      'the request in the inbox',
+      () => api.items().find((i) => i.key.server === `local:${id}` && i.pending && !seen.has(i.id)),
+      90_000,
+    );
+  }
+
+  async function reject(api: TestApi, id: string, item: InboxItem): Promise<void> {
+    const option =
+      item.request.options.find((o) => o.kind === 'reject_once') ??
+      item.request.options.find((o) => o.kind.startsWith('reject'));
+    assert.ok(option, `no reject option: ${JSON.stringify(item.request.options)}`);
+    assert.deepEqual(await api.answer(item.id, option.optionId), { kind: 'answered' });
+    await waitFor('the turn to end', () => api.local.sessions().find((s) => s.id === id)?.status === 'idle', 60_000);
+  }
+
+  it('the picker says what an agent runs without asking: codex its "safe" commands; the others ask about everything', async () => {
+    const api = await getApi();
+    const choices = await api.local.choices();
+    const asking = Object.fromEntries(choices.map((c) => [c.id, c.asking]));
+    assert.match(asking['preset:codex'] ?? '', /Not everything is asked .*: commands codex deems safe and read-only/);
+    for (const p of ['claude', 'gemini', 'opencode', 'qwen']) {
+      assert.equal(asking[`preset:${p}`], undefined, `${p} is marked as not asking`);
+    }
+  });
+
+  for (const preset of PRESET_AGENTS) {
+    it(`${preset}: a shell command and a new file each reach the inbox as a request, and nothing runs unasked`, async function () {
+      const missing = presetAgentMissing(preset);
+      if (missing) {
+        skipOrFail(this, missing);
+      }
+      const api = await getApi();
+      const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+        agent: `preset:${preset}`,
+        folder: folder.uri.fsPath,
+      });
+      assert.ok(id, `${preset} did not start`);
+      const pid = api.local.sessions().find((s) => s.id === id)!.pid!;
+      pids.push(pid);
+      const tag = `${preset}-${randomUUID().slice(0, 8)}`;
+      const marker = path.join(folder.uri.fsPath, `ran-${tag}`);
+      const written = path.join(folder.uri.fsPath, `written-${tag}.txt`);
+      made.push(marker, written);
+      const seen = new Set<string>();
+
+      const command = await request(api, id, `Please run RUN64:${b64(`touch ${marker}`)} now.`, seen);
+      seen.add(command.id);
+      assert.equal(command.request.kind, 'execute', JSON.stringify(command.request));
+      assert.match(
+        JSON.stringify(command.request),
+        new RegExp(`touch ${marker.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`),
+      );
+      assert.match(group(api, id)?.description ?? '', /mode ask$/, 'the agent is in a mode where it asks');
+      await reject(api, id, command);
+
+      const edit = await request(api, id, `Please write WRITE64:${b64(written)} now.`, seen);
+      assert.equal(edit.request.kind, 'edit', JSON.stringify(edit.request));
+      assert.match(JSON.stringify(edit.request), new RegExp(path.basename(written).replace(/[.]/g, '\\.')));
+      await reject(api, id, edit);
+
+      // Every request of the session went to the inbox: none was answered on the agent's or anyone's account.
+      const asked = api.local
+        .wire()
+        .filter(
+          (l) =>
+            l.session === id &&
+            l.direction === 'in' &&
+            (l.message as RpcMessage).method === 'session/request_permission',
+        );
+      assert.equal(asked.length, 2, `requests on the wire: ${asked.length}`);
+      assert.equal(fs.existsSync(marker), false, 'the rejected command ran');
+      assert.equal(fs.existsSync(written), false, 'the rejected file was written');
+      await vscode.commands.executeCommand('fountain.local.stop', id);
+    });
+  }
+});
