@@ -2,7 +2,7 @@
  * Startup backfill on the local Fountain-compatible server (test/server), in this process: 500 conversations (450
  * idle without requests, 50 whose turn ended `waiting` with a detached request), every API response delayed 5 ms by
  * the server, timed from the real FountainClient's start to its backfillComplete; the server counts the API requests
- * in flight.
+ * in flight. Baseline: the same calls replayed by a minimal client (see `replayMs`).
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +27,28 @@ export interface BackfillResult {
   maxInFlight: number;
   /** API calls the server answered during the backfill (from its request log). */
   calls: number;
+  /**
+   * Baseline: the same calls (the request log's method and path, in order) replayed with plain `fetch` by 4 workers
+   * against the same server in the same run: the least time those calls take with 4 in flight.
+   */
+  replayMs: number;
+}
+
+async function replay(server: RunningServer, calls: Array<{ method: string; path: string }>): Promise<number> {
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const c = calls[next++];
+      const r = await fetch(server.url + c.path, {
+        method: c.method,
+        headers: { authorization: `Bearer ${server.apiKey}`, accept: 'application/json' },
+      });
+      await r.arrayBuffer();
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return performance.now() - t0;
 }
 
 async function populate(server: RunningServer): Promise<void> {
@@ -107,8 +129,10 @@ export async function backfillOnLocalServer(): Promise<BackfillResult> {
       }),
     ]);
     const maxInFlight = server.inFlight().max;
-    const calls = (await requestLog(server)).filter((r) => r.path !== '/api/events/stream').length;
-    return { ms, opened, openKeys, maxInFlight, calls };
+    client.dispose();
+    const log = (await requestLog(server)).filter((r) => !r.path.startsWith('/api/events/stream'));
+    const replayMs = await replay(server, log);
+    return { ms, opened, openKeys, maxInFlight, calls: log.length, replayMs };
   } finally {
     client?.dispose();
     await server.close();

@@ -14,10 +14,9 @@ import { inertBlockShort, inertLabel, inertLine } from '../../src/ui/display';
 export const TREE_REQUESTS = 10_000;
 export const TREE_CONVERSATIONS = 1_000;
 const SERVER = 'https://f.example';
-const NOW = 1_800_000_000_000;
+export const NOW = 1_800_000_000_000;
 
-function filledInbox(): Inbox {
-  const inbox = new Inbox({ now: () => NOW });
+export function filledInbox(inbox: Inbox = new Inbox({ now: () => NOW })): Inbox {
   for (let c = 0; c < TREE_CONVERSATIONS; c++) {
     inbox.apply({
       type: 'conversation',
