@@ -28,6 +28,10 @@ export const EXACT_ONLY = new Set([
   ...'export declare typeset local readonly alias unalias unset set shopt enable hash trap ulimit umask pushd popd'.split(
     ' ',
   ),
+  // Programs whose operands are files they write, move or change: each use names its own targets.
+  ...'tee cp mv install ln link touch mkdir rmdir unlink truncate shred split csplit patch tar unzip gunzip gzip bzip2 xz zstd 7z chmod chown chgrp chattr setfacl mkfifo mknod sqlite3 crontab at'.split(
+    ' ',
+  ),
 ]);
 
 /** A long option of an unknown program whose name says it runs something or writes where it says. */

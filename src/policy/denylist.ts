@@ -237,6 +237,8 @@ function checkCommand(cmd: NormCommand, env: ShellEnv): string | undefined {
   return undefined;
 }
 
+const BIN_PATH = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
+
 const runsShell = (c: NormCommand): boolean =>
   SHELLS.has(c.argv[0]) || c.argv[0] === 'source' || c.argv[0] === '.' || c.argv[0] === 'eval';
 
@@ -250,8 +252,12 @@ function networkToShell(line: NormLine): string | undefined {
     if (download !== undefined && runsShell(c) && !c.argv.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
       return `pipes a download from ${download} into a shell`;
     }
-    if (DOWNLOADERS.has(c.argv[0])) {
-      download = c.argv[0];
+    // A downloader anywhere in the words (as a name or under a bin directory): an unknown wrapper does not hide it.
+    const fetcher = c.argv.find(
+      (w, k) => (k === 0 || !w.includes('/') || BIN_PATH.test(w)) && DOWNLOADERS.has(basename(w)),
+    );
+    if (fetcher !== undefined) {
+      download = basename(fetcher);
     }
   }
   const subs = (p: ParsedCommand) =>

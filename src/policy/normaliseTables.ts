@@ -3,6 +3,8 @@
 export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Simple wrappers: short letters that take a value, long names, long names that take a value, leading operands. */
 export const WRAPPERS: Readonly<Record<string, readonly [string, string[], string[], number?]>> = {
+  strace: ['oepsuEIXPbaOS', [], []],
+  ltrace: ['oepsuEnaAxXlL', [], []],
   sudo: [
     'ugCDhprtUT',
     [
