@@ -8,7 +8,9 @@
 import * as vscode from 'vscode';
 import type { GrantChoice, PendingAsk } from '../local';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
+import { answerCovered, confirmAlways } from '../ui/alwaysModal';
 import { inertLine } from '../ui/display';
+import { workspaceRoots } from '../platform/localGateSettings';
 import type { LocalModule } from './loader';
 import type { ManagedSession } from './manager';
 
@@ -48,6 +50,10 @@ async function appendAllowPattern(pattern: string): Promise<void> {
   }
 }
 
+/**
+ * The honest "always": the rule shown editable as it will be stored, a dry run over the history and the waiting
+ * requests it covers (src/ui/alwaysModal.ts); nothing is written or sent before the confirmation.
+ */
 async function runAlways(
   local: LocalModule,
   session: ManagedSession,
@@ -55,33 +61,45 @@ async function runAlways(
   choice: GrantChoice,
   answer: FlowAnswer,
 ): Promise<void> {
-  const pattern = inertLine(choice.pattern ?? '?', 300);
   const option = local.grantAnswerOption(ask.request.options);
-  const confirm = vscode.l10n.t('Add and Allow');
-  const pick = await vscode.window.showWarningMessage(
-    vscode.l10n.t('Always allow "{0}"?', pattern),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'This appends "{0}" to the user setting {1}: every local agent session then runs matching requests without asking, until you remove it. This request is answered with the agent\'s option "{2}".',
-        pattern,
-        local.LOCAL_ALLOW_SETTING,
-        inertLine(option?.name ?? '?', 80),
-      ),
+  const req = session.gate.gateRequestOf(ask.request);
+  const decision = await confirmAlways({
+    rule: choice.pattern ?? '',
+    setting: local.LOCAL_ALLOW_SETTING,
+    requestId: ask.id,
+    subject: {
+      ...(req.kind !== undefined ? { kind: req.kind } : {}),
+      ...(req.command !== undefined
+        ? { command: req.command }
+        : req.paths?.length
+          ? { paths: req.paths.map((p) => p.path) }
+          : req.url !== undefined
+            ? { url: req.url }
+            : { text: req.title ?? '' }),
     },
-    confirm,
-  );
-  if (pick !== confirm) {
+    roots: workspaceRoots(),
+    optionName: inertLine(option?.name ?? '?', 80),
+  });
+  if (decision.kind === 'cancel') {
     return; // cancelled: nothing written, nothing sent
   }
-  const r = await local.applyGrantChoiceVia(session.gate, ask, choice, answer);
+  const r = await local.applyGrantChoiceVia(session.gate, ask, { ...choice, pattern: decision.rule }, answer);
   if (!r.sent || r.pattern === undefined) {
     return; // the flow already said why nothing was sent (answered elsewhere, expired, …)
   }
   await appendAllowPattern(r.pattern);
+  const others = await answerCovered(decision.alsoAnswer);
+  const pattern = inertLine(r.pattern, 300);
   const open = vscode.l10n.t('Open Setting');
   const shown = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Added "{0}" to {1} in your user settings.', pattern, local.LOCAL_ALLOW_SETTING),
+    others > 0
+      ? vscode.l10n.t(
+          'Added "{0}" to {1} in your user settings and allowed {2} other waiting requests.',
+          pattern,
+          local.LOCAL_ALLOW_SETTING,
+          others,
+        )
+      : vscode.l10n.t('Added "{0}" to {1} in your user settings.', pattern, local.LOCAL_ALLOW_SETTING),
     open,
   );
   if (shown === open) {

@@ -83,7 +83,9 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
     this._evidence = evidence;
     this._register(
       evidence.onDidChange((id) => {
-        const uri = this._open.get(id);
+        // Also while its document is being reopened (setting its language closes it for a moment).
+        const item = this.inbox.get(id);
+        const uri = this._open.get(id) ?? (item ? this.uriFor(item) : undefined);
         if (uri) {
           this._onDidChange.fire(uri);
         }
@@ -117,6 +119,10 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
       await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
     }
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: opts.preserveFocus ?? false });
+    if (this._evidence) {
+      // A read that finished while the language was being set is shown now.
+      this._onDidChange.fire(uri);
+    }
   }
 
   /** Opens VS Code's diff editor on the request's first (or chosen) diff: old vs proposed text, both read-only. */

@@ -10,6 +10,7 @@ import type { Logger } from '../platform/log';
 import type { ApiKeyStore } from '../platform/secrets';
 import type { AnswerFlow, AnsweredEvent } from './answerFlow';
 import type { RequestDetailsView } from './details';
+import { registerAlwaysCommands } from './alwaysContext';
 import { SandboxEvidence } from './evidence';
 import { SandboxDiffDocuments, sandboxAccess } from './evidenceAccess';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
@@ -63,6 +64,7 @@ export class PolicyFeature implements vscode.Disposable {
       this.editor,
       evidence,
       new SandboxDiffDocuments(inbox, evidence),
+      ...registerAlwaysCommands(inbox, this.history, deps.flow),
       { dispose: () => this.history.dispose() },
       deps.flow.onDidAnswer((e) => this.record(e, inbox)),
       ...this.editor.register({ tree: deps.tree, historyTree: this.historyTree }),

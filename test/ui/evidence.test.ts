@@ -93,7 +93,8 @@ describe("UI: evidence before the click (the sandbox's current file and the agen
     const editor = page.locator('.editor-group-container.active .editor-instance .view-lines').first();
     const sentence = 'The sandbox is unavailable right now; the server says to try again in 42 seconds.';
     await until('the sentence in the details', async () =>
-      (await textOf(editor)).replace(/\s+/g, ' ').includes(sentence),
+      // Wrapped lines are separate elements: compare without any whitespace.
+      (await textOf(editor)).replace(/\s+/g, '').includes(sentence.replace(/\s+/g, '')),
     );
     await titleAction(page, 'Open Diff').click({ timeout: 20_000 });
     const diff = page.locator('.editor-group-container.active .monaco-diff-editor');

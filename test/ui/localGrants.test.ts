@@ -138,7 +138,7 @@ describe('UI: a local gate grant chosen from the toast', function () {
       'only the first request was answered by a person',
     );
   });
-  it('"Always allow" asks first, then appends the pattern to fountain.local.allow; the same command then runs unasked', async () => {
+  it('"Always allow" shows the rule editable and a dry run first, then appends it to fountain.local.allow; the same command then runs unasked', async () => {
     const { page, runDir } = wb!;
     const command = `mkdir -p ${dirs[2]}`;
     const pattern = `execute:${command}`;
@@ -149,11 +149,17 @@ describe('UI: a local gate grant chosen from the toast', function () {
     const always = page.locator('.quick-input-list .monaco-list-row', { hasText: `Always allow "${pattern}"` });
     await always.first().waitFor({ timeout: 20_000 });
     await always.first().click();
+    // The rule first, editable, in the form it will be stored.
+    const input = page.locator('.quick-input-widget input');
+    await until('the rule in the input box', async () => (await input.inputValue()) === pattern);
+    await page.keyboard.press('Enter');
     const dialog = page.locator('.monaco-dialog-box', { hasText: `Always allow "${pattern}"?` });
     await dialog.waitFor({ timeout: 20_000 });
-    assert.match(await dialog.innerText(), /appends .* to the user setting fountain\.local\.allow/s);
+    const text = await dialog.innerText();
+    assert.match(text, /Stored in your user setting fountain\.local\.allow as:/);
+    assert.match(text, /Dry run: it would have allowed/);
     assert.equal(fs.existsSync(path.join(WS, dirs[2])), false, 'nothing was sent before the confirmation');
-    await dialog.getByRole('button', { name: 'Add and Allow' }).click();
+    await dialog.getByRole('button', { name: 'Keep Rule and Allow' }).click();
 
     await until('the allowed mkdir to run', () => fs.existsSync(path.join(WS, dirs[2])), 90_000);
     await notification(page, `Added "${pattern}" to fountain.local.allow`).waitFor({ timeout: 30_000 });
