@@ -16,6 +16,7 @@ import type { PolicyFeature } from './ui/policyFeature';
 import type { GateMode, Grant } from './local';
 import type { ApprovalEntry } from './policy';
 import type { GatePrompts, ModeResult, RecommendResult } from './localui/gateCommands';
+import type { ShownGesture } from './localui/gestures';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
 export interface TestApi {
@@ -74,6 +75,13 @@ export interface LocalTestApi {
   readonly wire: () => { session?: string; direction: 'out' | 'in'; message: unknown }[];
   /** What Start Local Agent offers (presets, then the setting's entries): id, name and the missing-command hint. */
   readonly choices: () => Promise<{ id: string; name: string; missing?: string; asking?: string }[]>;
+  /**
+   * The gesture prompt on screen (Start's confirmation, the mode pick, Send Prompt's input box), and how many were
+   * shown: tests answer the real prompt with the workbench's commands (src/localui/gestures.ts). None before the
+   * local agents' UI is loaded.
+   */
+  readonly gesture: () => ShownGesture | undefined;
+  readonly gestureCount: () => number;
   /** Opens a prompt draft editor for the session, as the Send Prompt input box's Compose in Editor button does. */
   readonly openDraft: (id: string) => Promise<void>;
   /** A session's grants, as its local gate holds them (JSON copies). */
@@ -263,6 +271,8 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
     gateGrants: (id) => (local.session(id)?.gate.grants ?? []).map((g) => ({ ...g })),
     bundleLoaded: () => local.bundleLoaded(),
     uiLoaded: () => local.uiLoaded(),
+    gesture: () => (local.uiLoaded() ? local.ui().commands.shownGesture : undefined),
+    gestureCount: () => (local.uiLoaded() ? local.ui().commands.gestureCount : 0),
     openDraft: async (id) => {
       const s = local.session(id);
       if (s) {

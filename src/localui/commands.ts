@@ -2,19 +2,24 @@
  * The local agents' commands: Start Local Agent…, Send Prompt…, Cancel Turn, Stop Agent, Restart Agent, Show
  * Transcript, and the crash notice (the last stderr lines as inert text, with Restart and Show Logs). A command
  * that acts on a session takes its id (from the tree, later) or uses the only session, else asks with a QuickPick.
+ * Start and Send Prompt act only on a user gesture (src/localui/gestures.ts): their arguments preselect the agent or
+ * prefill the prompt, and the user accepts it.
  */
 import * as vscode from 'vscode';
-import { inertLine } from '../ui/display';
+import { inertLine, pickText } from '../ui/display';
 import { Disposable } from '../util/lifecycle';
 import { agentChoices, folderByPath, pickAgent, pickFolder, type AgentChoice } from './agentPicker';
 import type { LocalFolder, LocalSessionManager, ManagedSession } from './manager';
 import type { SessionCommandId } from './commandIds';
+import { GestureStrings } from './gestureStrings';
+import { gestures, pickGesture, type ShownGesture } from './gestures';
 import { askOneLine, PromptDrafts } from './promptInput';
 import { LocalStrings, statusText } from './strings';
 import type { TranscriptDocuments } from './transcriptDocument';
 
 /** Arguments of `fountain.local.start` (keybindings, tests): an agent id (`preset:claude`, `config:<name>` or a
- * preset id) and a workspace folder path; whatever is missing is asked for. */
+ * preset id) and a workspace folder path; whatever is missing is asked for, and the agent is started only once the
+ * user accepted the confirmation that names it. */
 export interface StartArgs {
   readonly agent?: string;
   readonly folder?: string;
@@ -31,6 +36,14 @@ export class LocalCommands extends Disposable {
   /** Fires with the message each time Start refuses because the workspace is untrusted (tests read it). */
   readonly onDidRefuse = this._onDidRefuse.event;
 
+  /** The gesture prompt on screen, if any, and how many were shown (the test API reads them). */
+  get shownGesture(): ShownGesture | undefined {
+    return gestures.shown;
+  }
+  get gestureCount(): number {
+    return gestures.count;
+  }
+
   constructor(
     private readonly manager: LocalSessionManager,
     private readonly transcripts: TranscriptDocuments,
@@ -45,7 +58,8 @@ export class LocalCommands extends Disposable {
   handlers(): Record<SessionCommandId, (...args: never[]) => unknown> {
     return {
       'fountain.local.start': (args?: StartArgs) => this.start(args),
-      'fountain.local.sendPrompt': (arg?: SessionArg, text?: string) => this.sendPrompt(arg, text),
+      'fountain.local.sendPrompt': (arg?: SessionArg | vscode.Uri, text?: unknown) =>
+        this.sendPrompt(arg, typeof text === 'string' ? text : undefined),
       'fountain.local.cancelTurn': (arg?: SessionArg) => this.withSession(arg, (s) => s.session.cancelTurn()),
       'fountain.local.stop': (arg?: SessionArg) => this.withSession(arg, (s) => this.stop(s)),
       'fountain.local.restart': (arg?: SessionArg) => this.withSession(arg, (s) => this.restart(s)),
@@ -70,7 +84,7 @@ export class LocalCommands extends Disposable {
         return undefined;
       }
       const choices = await agentChoices(this.manager, (line) => this.log.warn(line));
-      const choice = args.agent !== undefined ? findChoice(choices, args.agent) : await pickAgent(choices);
+      const choice = await this.chooseAgent(choices, args.agent, folder);
       if (!choice) {
         return undefined;
       }
@@ -81,6 +95,40 @@ export class LocalCommands extends Disposable {
       this.startFailed(e);
       return undefined;
     }
+  }
+
+  /**
+   * The agent the user starts: without an agent argument, the one picked; with one, that agent once the user accepted
+   * the confirmation naming it and the folder ("Choose another agent…" opens the pick). Undefined when dismissed or
+   * when the argument names no agent on offer.
+   */
+  private async chooseAgent(
+    choices: readonly AgentChoice[],
+    id: unknown,
+    folder: LocalFolder,
+  ): Promise<AgentChoice | undefined> {
+    if (id === undefined) {
+      return pickAgent(choices);
+    }
+    const named = typeof id === 'string' ? findChoice(choices, id) : undefined;
+    if (!named) {
+      this.log.warn(`Start Local Agent: ${inertLine(JSON.stringify(id), 200)} is not an agent on offer`);
+      return undefined;
+    }
+    const picked = await pickGesture<'start' | 'other'>(
+      'start',
+      [
+        {
+          label: GestureStrings.startItem(pickText(named.spec.name, 80), pickText(folder.name, 80)),
+          description: pickText([named.spec.command, ...named.spec.args].join(' '), 200),
+          ...(named.missing ? { detail: pickText(named.missing, 300) } : {}),
+          value: 'start',
+        },
+        { label: GestureStrings.chooseOther, value: 'other' },
+      ],
+      { title: GestureStrings.startTitle, placeholder: GestureStrings.startPlaceholder, active: 'start' },
+    );
+    return picked === 'other' ? pickAgent(choices) : picked === 'start' ? named : undefined;
   }
 
   private startWithProgress(choice: AgentChoice, folder: LocalFolder): Thenable<ManagedSession> {
@@ -116,11 +164,18 @@ export class LocalCommands extends Disposable {
   }
 
   /**
-   * From a prompt draft editor: sends the draft. Otherwise asks for one line (or opens a draft). `text` (tests,
-   * other commands) sends that text without asking.
+   * From a prompt draft editor (its title button passes the draft's URI): sends the draft. Otherwise asks for one
+   * line (or opens a draft). `text` (a keybinding, a link, a test) only prefills the input box, or a draft when it
+   * has several lines: nothing is sent until the user sends it.
    */
-  async sendPrompt(arg?: SessionArg, text?: string): Promise<void> {
-    const draft = arg === undefined && text === undefined ? this.drafts.active() : undefined;
+  async sendPrompt(arg?: SessionArg | vscode.Uri, text?: string): Promise<void> {
+    const titleUri = arg instanceof vscode.Uri ? arg : undefined;
+    const draft = (arg === undefined || titleUri) && text === undefined ? this.drafts.active(titleUri) : undefined;
+    if (titleUri && !draft) {
+      this.log.warn('Send Prompt: refused a URI that is not the active prompt draft');
+      void vscode.window.showErrorMessage(GestureStrings.draftNotActive);
+      return;
+    }
     if (draft) {
       if (!draft.session?.isLive) {
         void vscode.window.showErrorMessage(LocalStrings.draftSessionGone);
@@ -135,14 +190,14 @@ export class LocalCommands extends Disposable {
       }
       return;
     }
-    await this.withSession(arg, async (s) => {
-      if (text !== undefined) {
-        this.send(s, text);
+    await this.withSession(arg as SessionArg, async (s) => {
+      if (text !== undefined && /[\r\n]/.test(text)) {
+        await this.drafts.open(s, text);
         return;
       }
-      const input = await askOneLine(s);
+      const input = await askOneLine(s, text);
       if (input?.kind === 'compose') {
-        await this.openDraft(s);
+        await this.drafts.open(s, input.text);
       } else if (input) {
         this.send(s, input.text);
       }

@@ -1,8 +1,9 @@
 /**
  * The local gate's commands: Change Local Agent Mode… (a QuickPick of the five modes; yolo after a modal, refused
- * while untrusted), What Would Happen… (a typed command or path against a session's gate, answered in a modal),
- * Recommend Local Allow Patterns… (from the session's approval log, a preview, then the user setting) and Revoke
- * Grant (a grant row of the tree). Every prompt goes through {@link GatePrompts}, so tests replace the pickers and
+ * while untrusted; a mode given as an argument applies at once only when it narrows, to ask or plan, and is otherwise
+ * only preselected in the pick, which the user accepts), What Would Happen… (a typed command or path against a
+ * session's gate, answered in a modal), Recommend Local Allow Patterns… (from the session's approval log, a preview,
+ * then the user setting) and Revoke Grant (a grant row of the tree). Every prompt goes through {@link GatePrompts}, so tests replace the pickers and
  * modals and still run the same code. Agent and setting text is shown inert.
  */
 import * as vscode from 'vscode';
@@ -12,6 +13,7 @@ import { escapeIcons } from '../domain/inertText';
 import { LOCAL_SECTION, workspaceRoots } from '../platform/localGateSettings';
 import { inertLine, pickText } from '../ui/display';
 import type { GateCommandId } from './commandIds';
+import { pickGesture } from './gestures';
 import { GateStrings, modeChoice } from './gateStrings';
 import type { LocalSessionManager, ManagedSession } from './manager';
 import { LocalStrings, statusText } from './strings';
@@ -29,7 +31,8 @@ export interface Probe {
 
 /** Every question the gate commands ask; the default asks with VS Code's pickers and modals. */
 export interface GatePrompts {
-  pickMode(s: ManagedSession): Thenable<GateMode | undefined>;
+  /** The mode pick, with `preselect` (a command argument) as its active item. */
+  pickMode(s: ManagedSession, preselect?: GateMode): Thenable<GateMode | undefined>;
   confirmYolo(s: ManagedSession): Thenable<boolean>;
   probe(s: ManagedSession): Thenable<Probe | undefined>;
   pickRecommendation(recs: readonly LocalRecommendation[]): Thenable<LocalRecommendation | undefined>;
@@ -49,17 +52,12 @@ export type RecommendResult =
 const isPathLike = (t: string) => /^(\/|\.\/|\.\.\/)/.test(t);
 
 export const vscodeGatePrompts: GatePrompts = {
-  pickMode: async (s) => {
-    const items = MODES.map((m) => ({
-      ...modeChoice(m),
-      description: m === s.gate.mode ? GateStrings.current : '',
-      mode: m,
-    }));
-    const picked = await vscode.window.showQuickPick(items, {
-      placeHolder: GateStrings.pickMode(pickText(s.agentName, 80), s.gate.mode),
-    });
-    return picked?.mode;
-  },
+  pickMode: (s, preselect) =>
+    pickGesture(
+      'mode',
+      MODES.map((m) => ({ ...modeChoice(m), description: m === s.gate.mode ? GateStrings.current : '', value: m })),
+      { placeholder: GateStrings.pickMode(pickText(s.agentName, 80), s.gate.mode), active: preselect },
+    ),
   confirmYolo: async (s) =>
     (await vscode.window.showWarningMessage(
       GateStrings.yoloConfirm(inertLine(s.agentName, 200)),
@@ -114,9 +112,16 @@ export class GateCommands {
 
   handlers(): Record<GateCommandId, (...args: never[]) => unknown> {
     return {
-      'fountain.local.changeMode': async (arg?: unknown, mode?: GateMode) => {
+      'fountain.local.changeMode': async (arg?: unknown, mode?: unknown) => {
         const s = await this.session(arg);
-        return s && this.changeMode(s, vscodeGatePrompts, mode);
+        return (
+          s &&
+          this.changeMode(
+            s,
+            vscodeGatePrompts,
+            MODES.find((m) => m === mode),
+          )
+        );
       },
       'fountain.local.whatWouldHappen': async (arg?: unknown) => {
         const s = await this.session(arg);
@@ -163,9 +168,13 @@ export class GateCommands {
     return picked?.session;
   }
 
-  /** Change Local Agent Mode…: `mode` given skips the pick, never the yolo confirmation. */
+  /**
+   * Change Local Agent Mode…: a `mode` argument that narrows (ask, plan, or the mode it is in) applies without asking;
+   * any other only preselects the pick, which the user must accept (and yolo's confirmation after it).
+   */
   async changeMode(s: ManagedSession, prompts: GatePrompts, mode?: GateMode): Promise<ModeResult | undefined> {
-    const next = mode ?? (await prompts.pickMode(s));
+    const narrows = mode === 'ask' || mode === 'plan' || mode === s.gate.mode;
+    const next = mode !== undefined && narrows ? mode : await prompts.pickMode(s, mode);
     if (next === undefined) {
       return undefined;
     }

@@ -31,7 +31,7 @@ export type DangerConfirm = (item: InboxItem, option: PermissionOption, danger: 
 export const confirmDangerModal: DangerConfirm = (item, option, danger) =>
   dangerBundle.load().confirmDangerModal(item, option, danger);
 
-/** The modal in the window holding the stream, for an allow that came over the window hub (src/session/windowSync.ts). */
+/** The modal in the window holding the stream, for an allow that came over the window hub (windowSync.ts). */
 export const confirmHubDangerModal: DangerConfirm = (item, option, danger) =>
   dangerBundle.load().confirmHubDangerModal(item, option, danger);
 

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, stopLocalAgents } from './support';
 import { skipOrFail } from '../support/skipOrFail';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -71,7 +72,7 @@ describe('local agents in the extension host', function () {
       skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
-    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const id = await startLocalAgent({
       agent: 'preset:claude',
       folder: folder.uri.fsPath,
     });
@@ -151,7 +152,7 @@ describe('local agents in the extension host', function () {
       vscode.ConfigurationTarget.Global,
     );
     try {
-      const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+      const id = await startLocalAgent({
         agent: `config:${name}`,
         folder: folder.uri.fsPath,
       });
@@ -160,11 +161,7 @@ describe('local agents in the extension host', function () {
       assert.equal(s.agentName, name);
       pids.push(s.pid!);
       const file = `local-deny-${randomUUID().slice(0, 8)}.txt`;
-      await vscode.commands.executeCommand(
-        'fountain.local.sendPrompt',
-        id,
-        `Please create file ${file} containing no.`,
-      );
+      await sendLocalPrompt(id, `Please create file ${file} containing no.`);
       await waitFor(
         'the policy decision in the transcript',
         () => /permission for .*: auto_deny \(gate, policy\), sent reject/.test(api.local.transcript(id)),
@@ -211,6 +208,7 @@ describe('local agents in the extension host', function () {
         choices.find((c) => c.id === 'preset:codex')?.missing ?? '',
         /Install it with: npm install -g @zed-industries\/codex-acp/,
       );
+      // Not an agent on offer: no confirmation, nothing started.
       const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
         agent: 'config:From the workspace',
         folder: folder.uri.fsPath,
@@ -227,7 +225,7 @@ describe('local agents in the extension host', function () {
       skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     const api = await getApi();
-    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const id = await startLocalAgent({
       agent: 'preset:claude',
       folder: folder.uri.fsPath,
     });

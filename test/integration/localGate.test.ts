@@ -19,6 +19,7 @@ import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, type RpcMessage } from './support';
 import { skipOrFail } from '../support/skipOrFail';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -104,7 +105,7 @@ describe('the local gate in the extension host', function () {
       CLAUDE_CONFIG_DIR: claudeDir,
     });
     api.local.wire(); // starts the tap for the agents started from here on
-    const started = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const started = await startLocalAgent({
       agent: 'preset:claude',
       folder: folder.uri.fsPath,
     });
@@ -139,7 +140,7 @@ describe('the local gate in the extension host', function () {
   /** Sends a prompt and waits for its turn to end (the session went running, then idle again). */
   async function turn(api: TestApi, text: string): Promise<void> {
     const seen = api.local.statusLog(id).length;
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, text);
+    await sendLocalPrompt(id, text);
     await waitFor(
       'the turn to run and end',
       () => {
@@ -152,7 +153,7 @@ describe('the local gate in the extension host', function () {
 
   /** Sends a prompt and resolves with the request it brought to the inbox (the turn waits on it). */
   async function asked(api: TestApi, text: string) {
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, text);
+    await sendLocalPrompt(id, text);
     return waitFor('the local request in the inbox', () => openItems(api)[0], 90_000);
   }
 

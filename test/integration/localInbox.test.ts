@@ -13,6 +13,7 @@ import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { getApi, waitFor, groupAlive, type RpcMessage, stopLocalAgents } from './support';
 import { skipOrFail } from '../support/skipOrFail';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -91,7 +92,7 @@ describe('local agents in the inbox', function () {
 
   async function start(agent: string): Promise<{ api: TestApi; id: string; pid: number }> {
     const api = await getApi();
-    const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const id = await startLocalAgent({
       agent,
       folder: folder.uri.fsPath,
     });
@@ -104,7 +105,7 @@ describe('local agents in the inbox', function () {
   /** Sends a prompt that makes the model run a command creating `file`; resolves with the request in the inbox. */
   async function ask(api: TestApi, id: string, file: string): Promise<InboxItem> {
     files.push(file);
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `Please create file ${file} containing ok.`);
+    await sendLocalPrompt(id, `Please create file ${file} containing ok.`);
     return waitFor(
       'the local request in the inbox',
       () => api.items().find((i) => i.key.server === `local:${id}` && i.pending),
