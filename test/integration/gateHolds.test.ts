@@ -14,6 +14,7 @@ import type { TestApi } from '../../src/extension';
 import type { InboxItem } from '../../src/domain/inbox';
 import { presetAgentMissing, presetBin, presetModelEnv, startFakeModel, type FakeModel } from '../support/realAgents';
 import { skipOrFail } from '../support/skipOrFail';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 import { getApi, waitFor, stopLocalAgents } from './support';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
@@ -53,7 +54,7 @@ describe('the gate holds with real claude: reads out of the workspace and comman
       LANG: 'C.UTF-8',
       ...presetModelEnv(home, model.baseUrl),
     });
-    const started = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const started = await startLocalAgent({
       agent: 'preset:claude',
       folder: folder.uri.fsPath,
     });
@@ -82,7 +83,7 @@ describe('the gate holds with real claude: reads out of the workspace and comman
   async function mustAsk(api: TestApi, command: string): Promise<InboxItem> {
     const before = new Set(api.items().map((i) => i.id));
     const seenTurns = model!.requests.length;
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `Please run RUN64:${b64(command)} now.`);
+    await sendLocalPrompt(id, `Please run RUN64:${b64(command)} now.`);
     await waitFor('the turn to start', () => status(api) !== 'idle' || model!.requests.length > seenTurns, 30_000);
     const found = await waitFor(
       'the request in the inbox, or the turn ending without one',

@@ -19,6 +19,7 @@ import {
   type FakeModel,
 } from '../support/realAgents';
 import { skipOrFail } from '../support/skipOrFail';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 import { getApi, waitFor, stopLocalAgents, type RpcMessage } from './support';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
@@ -100,7 +101,7 @@ describe('every preset asks through the gate (real agents in the extension host)
   const group = (api: TestApi, id: string) => api.tree().find((g) => g.key === JSON.stringify([`local:${id}`, id]));
 
   async function request(api: TestApi, id: string, prompt: string, seen: Set<string>): Promise<InboxItem> {
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, prompt);
+    await sendLocalPrompt(id, prompt);
     return waitFor(
       'the request in the inbox',
       () => api.items().find((i) => i.key.server === `local:${id}` && i.pending && !seen.has(i.id)),
@@ -134,7 +135,7 @@ describe('every preset asks through the gate (real agents in the extension host)
         skipOrFail(this, missing);
       }
       const api = await getApi();
-      const id = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+      const id = await startLocalAgent({
         agent: `preset:${preset}`,
         folder: folder.uri.fsPath,
       });
