@@ -7,12 +7,16 @@
  * - State: the mode (never yolo by default, yolo refused while untrusted), the session grants, whether a plan was
  *   recorded (an ACP `plan` update with entries, or a `switch_mode` request answered with an allow option).
  * - Every decision fires {@link LocalGate.onDidDecide} with its rule, reason and pattern (the log and the "why").
- * Settings that cannot be honoured never make the gate allow more: it then decides with no patterns, bundles or
- * policy (the denylist and plan mode still refuse) and asks about everything else, saying why.
+ * - Paths: the session's cwd, the user's home and symlinks (fs.realpathSync, with a walk up to the nearest existing
+ *   parent for a file that does not exist yet) are given to `decide`, so every path is placed as the OS would.
+ * Settings that cannot be honoured disable only the entry at fault (src/policy gateConfig.ts), never the denylist,
+ * deny patterns or auto_deny; each decision's reason names what was ignored.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
 import {
   GATE_MODES,
-  GateConfigError,
   decide,
   gateConfigProblems,
   gateOutcome,
@@ -55,6 +59,47 @@ export interface LocalGateOptions {
   readonly trusted?: boolean;
   /** Default true; false: nobody can be asked, every ask is a deny. */
   readonly interactive?: boolean;
+  /** The user's home directory; default os.homedir(). */
+  readonly home?: string;
+  /** Resolves symlinks; default {@link resolveRealPath}. */
+  readonly realpath?: (path: string) => string | undefined;
+}
+
+/**
+ * The real path of an absolute path: fs.realpathSync of it, or, for a path that does not exist yet, of its nearest
+ * existing parent with the rest appended (a missing segment cannot be a link). Undefined when resolving fails for
+ * another reason (a loop, no permission): the gate then asks.
+ */
+export function resolveRealPath(path: string): string | undefined {
+  if (!nodePath.isAbsolute(path)) {
+    return undefined;
+  }
+  let dir = path;
+  const rest: string[] = [];
+  for (let guard = 0; guard < 4096; guard++) {
+    try {
+      const real = fs.realpathSync.native(dir);
+      return rest.length > 0 ? nodePath.join(real, ...rest.reverse()) : real;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        return undefined;
+      }
+      const parent = nodePath.dirname(dir);
+      if (parent === dir) {
+        return undefined;
+      }
+      const base = nodePath.basename(dir);
+      if (base === '..') {
+        // `missing/..`: resolve lexically from here on (the missing part holds no link).
+        const up = resolveRealPath(nodePath.resolve(dir));
+        return up === undefined || rest.length === 0 ? up : nodePath.join(up, ...rest.reverse());
+      }
+      rest.push(base);
+      dir = parent;
+    }
+  }
+  return undefined;
 }
 
 /** One decision of the gate, as it is made (before any answer of the user). */
@@ -101,25 +146,19 @@ export function sameGrant(a: Grant, b: Grant): boolean {
 /** The input the gate decides with, minus the request (what "what would happen" needs). */
 export type GateSnapshot = Omit<GateInput, 'request'>;
 
-/** `decide`, except that settings that cannot be honoured make it ask (or deny) and say why. */
+/**
+ * `decide`, for callers that want one entry point (kept from when settings could make `decide` throw: it no longer
+ * does; a gate that still throws asks).
+ */
 export function decideSafely(input: GateInput): GateDecision {
   try {
     return decide(input);
   } catch (e) {
-    if (!(e instanceof GateConfigError)) {
-      throw e;
-    }
-    const bare: GateConfig = {
-      roots: [...input.config.roots],
-      builtinAllow: false,
-      requirePlan: input.config.requirePlan === true,
+    return {
+      verdict: input.interactive === false ? 'deny' : 'ask',
+      rule: 'mode',
+      reason: `The gate could not decide (${e instanceof Error ? e.message : String(e)}), so nothing is allowed automatically.`,
     };
-    const mode: GateMode = input.mode === 'plan' ? 'plan' : 'ask';
-    const d = decide({ ...input, mode, config: bare, session: { planRecorded: input.session?.planRecorded === true } });
-    const why = `The local permission settings have problems (${e.problems.join('; ')}), so nothing is allowed automatically.`;
-    return d.verdict === 'allow'
-      ? { ...d, verdict: 'ask', reason: `${why} You are asked.` }
-      : { ...d, reason: `${why} ${d.reason}` };
   }
 }
 
@@ -258,6 +297,8 @@ export class LocalGate implements SessionGate {
       config: this.config,
       session: { grants: [...this._grants], planRecorded: this._planRecorded },
       ...(this.opts.interactive === false ? { interactive: false } : {}),
+      home: this.opts.home ?? os.homedir(),
+      realpath: this.opts.realpath ?? resolveRealPath,
     };
   }
 

@@ -6,7 +6,7 @@
  * `allow_once`, or `allow_always` only when no `allow_once` was offered.
  * Labels quote the agent's text: render them as inert text.
  */
-import { extractVerb, requestKey, verbGrantLabel, parseCommand, hasSubstitution, type Grant } from '../policy';
+import { allowPatternFor, extractVerb, requestKey, verbGrantLabel, type Grant } from '../policy';
 import { decideSafely, type LocalGate } from './gate';
 import type { LocalOption, LocalPermissionRequest, PendingAsk } from './permissions';
 
@@ -25,8 +25,6 @@ export interface GrantChoice {
   readonly pattern?: string;
 }
 
-const GLOB_CHARS = /[*?[\]{}]/;
-
 function allowsWith(gate: LocalGate, request: LocalPermissionRequest, grant?: Grant, pattern?: string): boolean {
   const snap = gate.snapshot();
   const config = pattern ? { ...snap.config, allow: [...(snap.config.allow ?? []), pattern] } : snap.config;
@@ -40,25 +38,10 @@ function allowsWith(gate: LocalGate, request: LocalPermissionRequest, grant?: Gr
   return d.verdict === 'allow';
 }
 
-/** The `fountain.local.allow` pattern that covers exactly this request, when one can be written. */
+/** The `fountain.local.allow` pattern that covers exactly this request, when one can be written (src/policy). */
 function exactPattern(gate: LocalGate, request: LocalPermissionRequest): string | undefined {
-  const req = gate.gateRequestOf(request);
-  const kind = req.kind;
-  if (kind === undefined) {
-    return undefined;
-  }
-  if (req.command !== undefined) {
-    const parsed = parseCommand(req.command);
-    const simple = parsed.parts.length === 1 && parsed.problems.length === 0 && !hasSubstitution(parsed);
-    return simple && !req.command.includes('*') ? `${kind}:${req.command.trim()}` : undefined;
-  }
-  if (req.paths !== undefined && req.paths.length > 0) {
-    return req.paths.length === 1 && !GLOB_CHARS.test(req.paths[0].path) ? `${kind}:${req.paths[0].path}` : undefined;
-  }
-  if (req.url !== undefined) {
-    return req.url.includes('*') ? undefined : `${kind}:${req.url}`;
-  }
-  return undefined;
+  const spec = allowPatternFor(gate.gateRequestOf(request), gate.snapshot().home);
+  return 'pattern' in spec ? spec.pattern : undefined;
 }
 
 /** The grant choices to offer beside `request`, in this order: exact, verb, tool, always. */
@@ -84,7 +67,10 @@ export function grantChoices(gate: LocalGate, request: LocalPermissionRequest): 
       grant: { scope: 'verb', verb },
     });
   }
-  offer({ id: 'tool', label: `Allow every "${kind}" call for the session`, grant: { scope: 'tool', kind } });
+  // "Every execute call" is not offered: it would stand for every program, runners and interpreters included.
+  if (kind !== 'execute' && req.command === undefined) {
+    offer({ id: 'tool', label: `Allow every "${kind}" call for the session`, grant: { scope: 'tool', kind } });
+  }
   const pattern = exactPattern(gate, request);
   if (pattern !== undefined) {
     offer({ id: 'always', label: `Always allow: add "${pattern}" to ${LOCAL_ALLOW_SETTING}`, pattern });

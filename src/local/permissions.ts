@@ -4,9 +4,10 @@
  * offered is ever sent, and each request is answered once.
  *
  * - `auto_allow`: allow_always, else allow_once, else the first option (src/policy `autoOutcome`).
- * - `auto_deny`: a reject option, else `cancelled`.
+ * - `auto_deny`: the first `reject_once`, else the first `reject_always`, else `cancelled` (src/policy `denyOutcome`).
  * - `ask`: a {@link PendingAsk} goes to the inbox; the user's answer is sent; no answer within the ask timeout sends
- *   a reject option (`cancelled` only when none is offered, since claude-agent-acp aborts the tool on `cancelled`).
+ *   the first `reject_once` (its first reject option only when it offers no `reject_once`; `cancelled` only when it
+ *   offers none, since claude-agent-acp aborts the tool on `cancelled`).
  * - Cancel Turn / Stop: every open ask is answered `cancelled` (ACP requires it) before `session/cancel`.
  * - The agent exited, or withdrew the request (`$/cancel_request`): the ask closes and nothing is sent.
  */
@@ -233,7 +234,7 @@ export class PermissionBroker {
       : verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind });
     const matchedBy = matchOf(request, key);
     if (verdict === 'auto_allow' || verdict === 'auto_deny') {
-      const sent = autoOutcome(verdict, request.options);
+      const sent = verdict === 'auto_deny' ? denyOutcome(request.options) : autoOutcome(verdict, request.options);
       this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close: { reason: 'policy', sent } });
       return sent;
     }

@@ -40,7 +40,12 @@ export function probeRequests(text: string, cwd?: string): { probe: string; requ
       request: fileRequest(path, access),
     }));
   }
-  return [{ probe: `run ${JSON.stringify(t)}`, request: { kind: 'execute', title: t, command: t } }];
+  return [
+    {
+      probe: `run ${JSON.stringify(t)}`,
+      request: { kind: 'execute', title: t, command: t, ...(cwd?.startsWith('/') ? { cwd } : {}) },
+    },
+  ];
 }
 
 function fileRequest(path: string, access: 'read' | 'write'): GateRequest {

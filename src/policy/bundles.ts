@@ -3,10 +3,11 @@
  * `dev_tools` and `core_agent_tools` are opt-in through `builtinAllowExtras`. An unknown name is a configuration
  * error, never a silent no-op: a typo must not quietly leave the user without the permissions they meant.
  *
- * Conservative by construction: inspection verbs only, without the option that would make one write or run
- * something. Compared with the gate this is modelled on, `awk *` and `sed -n*` are left out (awk's `system()`
- * and GNU sed's `e` command run programs), `git branch`/`tag`/`remote` are limited to their listing forms, and
- * `go env` to reading; a few verbs carry a list of options that take them out of the bundle ({@link HAZARDS}).
+ * The execute entries name the programs (and git subcommands) of each bundle; what a command may carry is not a
+ * glob but the program's specification in programSpecs.ts / gitSpecs.ts (an option allowlist, which operands are
+ * paths, inside the scope). Compared with the gate this is modelled on, `awk`, `sed`, `go` and `git ls-remote`
+ * are left out (awk's `system()` and GNU sed's `e` run programs, go may fetch and run another toolchain,
+ * ls-remote connects out), and `git branch`/`tag`/`remote`/`config` are limited to their listing forms.
  */
 
 export const BUNDLE_READ_ONLY = 'read_only';
@@ -64,6 +65,7 @@ const READ_ONLY = [
   'ps',
   'ps *',
   'find *',
+  'cd *',
 ].map((g) => `execute:${g}`);
 
 const DEV_TOOLS = [
@@ -82,24 +84,16 @@ const DEV_TOOLS = [
   'git tag --list*',
   'git remote',
   'git remote -v',
-  'git remote show*',
   'git remote get-url *',
   'git config --get *',
   'git config --list*',
   'git rev-parse*',
   'git rev-list*',
   'git ls-files*',
-  'git ls-remote*',
   'git blame *',
   'git reflog',
   'git reflog show*',
   'git stash list*',
-  'go version',
-  'go env',
-  'go env GO*',
-  'go list*',
-  'go doc*',
-  'go vet*',
   'gofmt -l*',
   'gofmt -d*',
 ].map((g) => `execute:${g}`);
@@ -115,39 +109,6 @@ export const BUNDLES: Readonly<Record<string, readonly string[]>> = Object.freez
 /** The bundle names the gate knows, sorted. */
 export function knownBundles(): string[] {
   return Object.keys(BUNDLES).sort();
-}
-
-/**
- * Options that take a command out of the bundles, by verb: they write files (`sort -o`, `tree -o`, `--output`),
- * run programs (`find -exec`, `rg --pre`), or delete (`find -delete`). Matched on whole words and on `--opt=`.
- */
-export const HAZARDS: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  find: ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'],
-  sort: ['-o', '--output'],
-  tree: ['-o'],
-  rg: ['--pre', '--pre-glob'],
-  file: ['-C', '--compile'],
-  git: ['--output', '--ext-diff', '--textconv'],
-});
-
-/** Whether a bundle-allowed command's words carry one of its verb's hazardous options (or, for uniq, an output file). */
-export function bundleHazard(words: readonly string[]): string | undefined {
-  const verb = words[0] ?? '';
-  if (verb === 'uniq') {
-    // `uniq INPUT OUTPUT` writes OUTPUT.
-    return words.slice(1).filter((w) => !w.startsWith('-')).length > 1 ? 'an output file' : undefined;
-  }
-  const list = HAZARDS[verb];
-  if (!list) {
-    return undefined;
-  }
-  for (const w of words.slice(1)) {
-    const opt = w.split('=')[0];
-    if (list.includes(opt) || (verb === 'sort' && /^-[a-zA-Z]*o/.test(w) && !w.startsWith('--'))) {
-      return `the option ${opt}`;
-    }
-  }
-  return undefined;
 }
 
 /**

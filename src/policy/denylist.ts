@@ -1,79 +1,42 @@
 /**
  * The built-in denylist: shell commands that destroy the machine or run code fetched from the network. Nothing
- * lifts it: no mode, pattern, grant or policy. It matches the parsed command (every simple command, including
- * those inside `$(…)`, backticks, process substitutions and `sh -c '…'`), after wrappers such as `sudo`, `env`
- * or `nice` are stripped, never a substring: `rm -rf build` is not on it.
+ * lifts it: no mode, pattern, grant or policy. It reads the normalised command line (normalise.ts): every
+ * simple command, including those inside substitutions, `sh -c '…'`, `find -exec`, `xargs`, `env -S`, git
+ * aliases and string literals of an interpreter's inline code, with runners unwrapped, programs by basename and
+ * GNU long-option prefixes resolved (`--rec` is `--recursive`). A program it knows found later in a command's words
+ * is checked from there too, so an unknown wrapper does not hide it. It is a guard, not a boundary: it refuses
+ * what it can tell, and the gate never allows what it cannot read.
  *
- * The same function marks a remote (Fountain) request dangerous, so it takes nothing but the command string.
+ * The same function marks a remote (Fountain) request dangerous, so it takes nothing but the command string (and,
+ * when the caller knows it, the home directory and working directory).
  */
-import { allParts, parseCommand, type CommandPart, type ParsedCommand } from './shell';
-import { SHELLS, basename, stripWrappers, verbOf } from './shellWords';
+import { normaliseLine, type NormCommand, type NormLine } from './normalise';
+import { DEVICE, SYSTEM_DIRS, isForkBomb, normalise } from './denylistTargets';
+import { longNames } from './options';
+import { allParts, type ParsedCommand } from './shell';
+import { SHELLS, basename, type ShellEnv } from './shellWords';
 
-export { SHELLS, stripWrappers, verbOf } from './shellWords';
+export { SHELLS } from './shellWords';
 
 export interface DenylistHit {
   /** Why, as a phrase a sentence can end with: "recursively removes the root directory". */
   readonly reason: string;
 }
 
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh']);
-/** Top-level system directories whose recursive removal (or re-permissioning) wrecks the machine. */
-const SYSTEM_DIRS = new Set([
-  '/bin',
-  '/boot',
-  '/dev',
-  '/etc',
-  '/home',
-  '/lib',
-  '/lib32',
-  '/lib64',
-  '/opt',
-  '/proc',
-  '/root',
-  '/sbin',
-  '/srv',
-  '/sys',
-  '/usr',
-  '/var',
-  '/System',
-  '/Users',
-  '/Library',
-  '/Applications',
-]);
-/** Block devices (disks, partitions): /dev/sda, /dev/nvme0n1p1, /dev/mmcblk0, /dev/disk2, /dev/mapper/x, … */
-const DEVICE = /^\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|mapper\/|loop|nbd|sr)[^\s]*/;
-
-/** An absolute or home-relative path with `.`, `..`, repeated and trailing slashes and trailing `*` resolved. */
-function normalise(target: string): string | undefined {
-  const t = target.replace(/^(?:\$\{HOME\}|\$HOME)(?=\/|$)/, '~').replace(/^~[A-Za-z0-9_.-]*(?=\/|$)/, '~');
-  const home = t.startsWith('~');
-  if (!home && !t.startsWith('/')) {
-    return undefined;
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'nc', 'ncat', 'socat']);
+function catastrophic(target: string, env: ShellEnv, cwd: string | undefined): string | undefined {
+  let t = normalise(target);
+  if (t === undefined && cwd !== undefined && cwd.startsWith('/') && !target.startsWith('$')) {
+    t = normalise(`${cwd}/${target}`);
   }
-  const segs: string[] = [];
-  for (const seg of t.slice(home ? 1 : 0).split('/')) {
-    if (seg === '' || seg === '.') {
-      continue;
+  const home = env.home !== undefined ? normalise(env.home) : undefined;
+  if (t !== undefined && home !== undefined && home !== '/' && t.startsWith('/')) {
+    if (t === home) {
+      t = '~';
+    } else if (home.startsWith(t + '/')) {
+      t = '~/..';
     }
-    if (seg === '..') {
-      if (segs.length > 0) {
-        segs.pop();
-      } else if (home) {
-        return '~/..';
-      }
-      continue;
-    }
-    segs.push(seg);
   }
-  // `/*`, `~/*`, `/usr/**`: the directory's whole content.
-  while (segs.length > 0 && /^\*+$/.test(segs[segs.length - 1])) {
-    segs.pop();
-  }
-  return (home ? '~' : '') + (segs.length > 0 || !home ? '/' : '') + segs.join('/');
-}
-
-function catastrophic(target: string): string | undefined {
-  const t = normalise(target);
   if (t === '/') {
     return 'the root directory (/)';
   }
@@ -86,7 +49,13 @@ function catastrophic(target: string): string | undefined {
   return undefined;
 }
 
-function flags(args: readonly string[]): { short: Set<string>; long: Set<string>; operands: string[] } {
+interface Flags {
+  short: Set<string>;
+  long: Set<string>;
+  operands: string[];
+}
+
+function flags(args: readonly string[], longs: readonly string[]): Flags {
   const short = new Set<string>();
   const long = new Set<string>();
   const operands: string[] = [];
@@ -95,7 +64,9 @@ function flags(args: readonly string[]): { short: Set<string>; long: Set<string>
     if (!ended && a === '--') {
       ended = true;
     } else if (!ended && a.startsWith('--')) {
-      long.add(a.split('=')[0]);
+      for (const n of longNames(a, longs)) {
+        long.add(n);
+      }
     } else if (!ended && a.startsWith('-') && a.length > 1) {
       for (const ch of a.slice(1)) {
         short.add(ch);
@@ -107,24 +78,59 @@ function flags(args: readonly string[]): { short: Set<string>; long: Set<string>
   return { short, long, operands };
 }
 
+const RM_LONGS = [
+  'force',
+  'interactive',
+  'one-file-system',
+  'no-preserve-root',
+  'preserve-root',
+  'recursive',
+  'dir',
+  'verbose',
+  'help',
+  'version',
+];
+const CHMOD_LONGS = [
+  'changes',
+  'quiet',
+  'silent',
+  'verbose',
+  'no-preserve-root',
+  'preserve-root',
+  'reference',
+  'recursive',
+  'help',
+  'version',
+  'dereference',
+  'no-dereference',
+  'from',
+];
+
 function isDevice(path: string): boolean {
   return DEVICE.test(path.replace(/\/+/g, '/'));
 }
 
-type Rule = (words: readonly string[], part: CommandPart) => string | undefined;
+interface RuleInput {
+  readonly w: readonly string[];
+  readonly cmd: NormCommand;
+  readonly env: ShellEnv;
+}
+
+type Rule = (x: RuleInput) => string | undefined;
 
 const rules: Rule[] = [
-  // rm -r / -R / --recursive of /, /*, ~, $HOME or a top-level system directory.
-  (w) => {
-    if (basename(w[0] ?? '') !== 'rm') {
+  // rm -r / -R / --recursive (any prefix) of /, /*, ~, $HOME or a top-level system directory; rimraf of one.
+  ({ w, cmd, env }) => {
+    const v = basename(w[0] ?? '');
+    if (v !== 'rm' && v !== 'rimraf' && v !== 'del') {
       return undefined;
     }
-    const f = flags(w.slice(1));
-    if (!f.short.has('r') && !f.short.has('R') && !f.long.has('--recursive')) {
+    const f = flags(w.slice(1), RM_LONGS);
+    if (v === 'rm' && !f.short.has('r') && !f.short.has('R') && !f.long.has('recursive')) {
       return undefined;
     }
     for (const op of f.operands) {
-      const what = catastrophic(op);
+      const what = catastrophic(op, env, cmd.cwd ?? env.cwd);
       if (what) {
         return `recursively removes ${what}`;
       }
@@ -132,22 +138,30 @@ const rules: Rule[] = [
     return undefined;
   },
   // find / -delete, find ~ -exec rm …: the same removal by another route.
-  (w) => {
+  ({ w, cmd, env }) => {
     if (basename(w[0] ?? '') !== 'find') {
       return undefined;
     }
-    const destructive = w.some((a) => a === '-delete') || w.some((a, i) => a.startsWith('-exec') && w[i + 1] === 'rm');
-    const root = w.slice(1).find((a) => !a.startsWith('-') && catastrophic(a));
-    return destructive && root ? `deletes everything under ${catastrophic(root)} with find` : undefined;
+    const destructive =
+      w.some((a) => a === '-delete') ||
+      w.some((a, i) =>
+        a.startsWith('-exec') || a.startsWith('-ok')
+          ? ['rm', 'shred', 'rimraf'].includes(basename(w[i + 1] ?? ''))
+          : false,
+      );
+    const root = w.slice(1).find((a) => !a.startsWith('-') && catastrophic(a, env, cmd.cwd ?? env.cwd));
+    return destructive && root
+      ? `deletes everything under ${catastrophic(root, env, cmd.cwd ?? env.cwd)} with find`
+      : undefined;
   },
-  (w) => {
+  ({ w }) => {
     const v = basename(w[0] ?? '');
     if (v.startsWith('mkfs') || v === 'mke2fs' || v === 'wipefs' || v === 'mkswap') {
       return `formats or wipes a file system (${v})`;
     }
     return undefined;
   },
-  (w) => {
+  ({ w }) => {
     const v = basename(w[0] ?? '');
     if (v === 'dd') {
       const of = w.find((a) => a.startsWith('of='));
@@ -157,39 +171,31 @@ const rules: Rule[] = [
     }
     const args = w.slice(1).filter((a) => !a.startsWith('-'));
     const dev = args.find(isDevice);
-    if (dev && (v === 'shred' || v === 'tee' || v === 'wipe')) {
+    if (dev && (v === 'shred' || v === 'tee' || v === 'wipe' || v === 'blkdiscard')) {
       return `overwrites the raw disk ${dev} (${v})`;
     }
-    if (
-      (v === 'cp' || v === 'mv' || v === 'install' || v === 'pv') &&
-      args.length > 1 &&
-      isDevice(args[args.length - 1])
-    ) {
+    if (['cp', 'mv', 'install', 'pv', 'cat'].includes(v) && args.length > 1 && isDevice(args[args.length - 1])) {
       return `writes straight onto the raw disk ${args[args.length - 1]}`;
     }
-    for (const tool of ['fdisk', 'sfdisk', 'parted', 'sgdisk', 'gdisk']) {
+    for (const tool of ['fdisk', 'sfdisk', 'parted', 'sgdisk', 'gdisk', 'cfdisk']) {
       if (v === tool && w.slice(1).some(isDevice) && !w.includes('-l') && !w.includes('--list')) {
         return `repartitions a disk (${tool})`;
       }
     }
     return undefined;
   },
-  (_w, part) => {
-    const r = part.redirects.find((x) => /^(?:>|>>|>\||&>|&>>|<>|\d*>&?)$/.test(x.op) && isDevice(x.target));
-    return r ? `writes straight onto the raw disk ${r.target}` : undefined;
-  },
-  (w) => {
+  ({ w, cmd, env }) => {
     const v = basename(w[0] ?? '');
     if (v !== 'chmod' && v !== 'chown' && v !== 'chgrp') {
       return undefined;
     }
-    const f = flags(w.slice(1));
-    if (!f.short.has('R') && !f.long.has('--recursive')) {
+    const f = flags(w.slice(1), CHMOD_LONGS);
+    if (!f.short.has('R') && !f.long.has('recursive')) {
       return undefined;
     }
-    // The first operand is the mode or owner; the rest are targets.
-    for (const op of f.operands.slice(1)) {
-      const what = catastrophic(op);
+    // The first operand is the mode or owner (unless --reference gave it); the rest are targets.
+    for (const op of f.long.has('reference') ? f.operands : f.operands.slice(1)) {
+      const what = catastrophic(op, env, cmd.cwd ?? env.cwd);
       if (what) {
         return `recursively changes the ${v === 'chmod' ? 'permissions' : 'ownership'} of ${what}`;
       }
@@ -198,134 +204,111 @@ const rules: Rule[] = [
   },
 ];
 
-function isShell(word: string | undefined): boolean {
-  return SHELLS.has(basename(word ?? ''));
+/** Programs the rules know: a command is also checked from any of these found later in its words. */
+const RULE_PROGRAMS =
+  /^(?:rm|rimraf|find|mkfs.*|mke2fs|wipefs|mkswap|dd|shred|wipe|blkdiscard|chmod|chown|chgrp|fdisk|sfdisk|parted|sgdisk|gdisk|cfdisk)$/;
+
+function redirectRule(cmd: NormCommand): string | undefined {
+  const r = cmd.redirects.find((x) => /^(?:>|>>|>\||&>|&>>|<>|\d*>&?)$/.test(x.op) && isDevice(x.target ?? x.raw));
+  return r ? `writes straight onto the raw disk ${r.target ?? r.raw}` : undefined;
 }
 
-function runsDownload(parsed: ParsedCommand): boolean {
-  return allParts(parsed).some((p) => DOWNLOADERS.has(verbOf(p)));
-}
-
-/** `curl … | sh`, `wget -O- … | sudo bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(curl …)`. */
-function networkToShell(parsed: ParsedCommand): string | undefined {
-  const parts = parsed.parts;
-  for (let i = 0; i < parts.length; i++) {
-    const v = verbOf(parts[i]);
-    const interpreter = isShell(v) || v === 'source' || v === '.' || v === 'eval';
-    if (interpreter) {
-      // Downstream of a download in the same pipeline.
-      for (let j = i - 1; j >= 0 && (parts[j + 1].after === '|' || parts[j + 1].after === '|&'); j--) {
-        if (DOWNLOADERS.has(verbOf(parts[j]))) {
-          return `pipes a download from ${verbOf(parts[j])} into a shell`;
-        }
-      }
-    }
+function checkCommand(cmd: NormCommand, env: ShellEnv): string | undefined {
+  const redirect = redirectRule(cmd);
+  if (redirect) {
+    return redirect;
   }
-  for (const sub of parsed.substitutions) {
-    if (runsDownload(sub.body)) {
-      const host = parts.find((p) => {
-        const v = verbOf(p);
-        return isShell(v) || v === 'source' || v === '.' || v === 'eval';
-      });
-      if (host) {
-        return 'runs a downloaded script in a shell';
+  for (let k = 0; k < cmd.argv.length; k++) {
+    const word = cmd.argv[k];
+    if (
+      k > 0 &&
+      !(RULE_PROGRAMS.test(basename(word)) && (!word.includes('/') || /^\/(?:usr\/)?(?:local\/)?s?bin\//.test(word)))
+    ) {
+      continue;
+    }
+    const w = k === 0 ? cmd.argv : cmd.argv.slice(k);
+    for (const rule of rules) {
+      const reason = rule({ w, cmd, env });
+      if (reason) {
+        return reason;
       }
     }
   }
   return undefined;
 }
 
-const NAME_CHAR = /[A-Za-z0-9_:.-]/;
+const BIN_PATH = /^\/(?:usr\/)?(?:local\/)?s?bin\//;
 
-/**
- * `:(){ :|:& };:`, `bomb(){ bomb|bomb& };bomb`, `function f { f|f& }`: a function whose body pipes itself into
- * itself in the background. Read from the raw text (the lexer refuses function definitions), in linear time.
- */
-function isForkBomb(raw: string): boolean {
-  let close = -1;
-  for (let open = raw.indexOf('{'); open >= 0; open = raw.indexOf('{', open + 1)) {
-    if (close < open) {
-      close = raw.indexOf('}', open);
-      if (close < 0) {
-        return false;
-      }
+const runsShell = (c: NormCommand): boolean =>
+  SHELLS.has(c.argv[0]) || c.argv[0] === 'source' || c.argv[0] === '.' || c.argv[0] === 'eval';
+
+/** `curl … | sh`, `wget -O- … | sudo bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(curl …)`. */
+function networkToShell(line: NormLine): string | undefined {
+  let download: string | undefined;
+  for (const c of line.commands) {
+    if (c.after !== '|' && c.after !== '|&') {
+      download = undefined;
     }
-    // Walk back over `()` and blanks to the function's name.
-    let j = open - 1;
-    while (j >= 0 && /\s/.test(raw[j])) {
-      j--;
+    if (download !== undefined && runsShell(c) && !c.argv.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
+      return `pipes a download from ${download} into a shell`;
     }
-    if (raw[j] === ')') {
-      j--;
-      while (j >= 0 && /\s/.test(raw[j])) {
-        j--;
-      }
-      if (raw[j] !== '(') {
-        continue;
-      }
-      j--;
-      while (j >= 0 && /\s/.test(raw[j])) {
-        j--;
-      }
-    }
-    let k = j;
-    while (k >= 0 && j - k < 64 && NAME_CHAR.test(raw[k])) {
-      k--;
-    }
-    const name = raw.slice(k + 1, j + 1);
-    if (name === '') {
-      continue;
-    }
-    const body = raw.slice(open + 1, Math.min(close, open + 512)).replace(/\s+/g, '');
-    if (body.includes(`${name}|${name}&`) || body.includes(`${name}|&${name}&`)) {
-      return true;
+    // A downloader anywhere in the words (as a name or under a bin directory): an unknown wrapper does not hide it.
+    const fetcher = c.argv.find(
+      (w, k) => (k === 0 || !w.includes('/') || BIN_PATH.test(w)) && DOWNLOADERS.has(basename(w)),
+    );
+    if (fetcher !== undefined) {
+      download = basename(fetcher);
     }
   }
-  return false;
+  const subs = (p: ParsedCommand) =>
+    p.substitutions.some((s) => allParts(s.body).some((x) => DOWNLOADERS.has(basename(x.words[0] ?? ''))));
+  if (subs(line.parsed) && line.commands.some(runsShell)) {
+    return 'runs a downloaded script in a shell';
+  }
+  return undefined;
 }
 
-function check(parsed: ParsedCommand, raw: string, depth: number): DenylistHit | undefined {
+/** The denylist's verdict on a normalised line (`raw`: its text, for the fork-bomb check). */
+export function denylistLine(line: NormLine, raw: string, env: ShellEnv = {}): DenylistHit | undefined {
   if (isForkBomb(raw)) {
     return { reason: 'is a fork bomb' };
   }
-  const net = networkToShell(parsed);
+  const net = networkToShell(line);
   if (net) {
     return { reason: net };
   }
-  for (const sub of parsed.substitutions) {
-    const inner = check(sub.body, '', depth);
-    if (inner) {
-      return inner;
+  for (const cmd of line.commands) {
+    const reason = checkCommand(cmd, env);
+    if (reason) {
+      return { reason };
     }
   }
-  for (const part of parsed.parts) {
-    const words = stripWrappers(part.words);
-    for (const rule of rules) {
-      const reason = rule(words, part);
+  return undefined;
+}
+
+/**
+ * Whether a command that takes more operands at run time (`xargs rm -rf`) would be denied with a catastrophic one:
+ * the gate cannot tell, so it asks about such a command in every mode.
+ */
+export function denylistMaybe(line: NormLine, env: ShellEnv = {}): DenylistHit | undefined {
+  for (const cmd of line.commands) {
+    if (cmd.more) {
+      const reason = checkCommand({ ...cmd, argv: [...cmd.argv.map((a) => (a === '{}' ? '/' : a)), '/'] }, env);
       if (reason) {
-        return { reason };
-      }
-    }
-    // sh -c '…', bash -lc "…", eval '…': the string is a command line of its own.
-    const v = basename(words[0] ?? '');
-    if (depth < 4 && (isShell(v) || v === 'eval')) {
-      const script =
-        v === 'eval' ? words.slice(1).join(' ') : words.find((_a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(words[i - 1]));
-      if (script !== undefined) {
-        const inner = check(parseCommand(script), script, depth + 1);
-        if (inner) {
-          return inner;
-        }
+        return { reason: `may take its operands from input, and ${reason.replace(/^/, 'then ')}` };
       }
     }
   }
   return undefined;
 }
 
-/** Whether `command` is on the built-in denylist, and why. Total: any string, any length. `parsed`: its parse, if at hand. */
-export function denylistMatch(command: string, parsed?: ParsedCommand): DenylistHit | undefined {
+/**
+ * Whether `command` is on the built-in denylist, and why. Total: any string, any length (callers cap what they
+ * pass). `env`: the home directory and working directory, when known.
+ */
+export function denylistMatch(command: string, _parsed?: ParsedCommand, env: ShellEnv = {}): DenylistHit | undefined {
   if (typeof command !== 'string' || command === '') {
     return undefined;
   }
-  return check(parsed ?? parseCommand(command), command, 0);
+  return denylistLine(normaliseLine(command, env), command, env);
 }

@@ -1,26 +1,40 @@
 /**
  * The local permission gate: what a local agent's permission request gets before (or instead of) a human.
- * Pure: no vscode, no file system, no clock. The order, first match deciding:
- * 1. the built-in denylist (execute) → deny, in every mode, whatever anything else says;
+ * Pure: no vscode, no file system (links are resolved through the injected `realpath`), no clock. A positive
+ * model: nothing is allowed on the gate's own account unless it is read completely and covered. The order, first
+ * match deciding:
+ * 1. the built-in denylist, on the normalised command of any request that carries one → deny, in every mode;
  * 2. plan mode (only read, search, think) and plan-first (no call with effects before a plan) → deny;
- * 3. deny patterns → deny;
- * 4. path scope: an access the scope does not grant → ask (acceptEdits lets writes through, yolo everything);
- * 5. allow patterns and bundles, session grants, reads inside the scope → allow;
- * 6. the policy (title → kind → default): auto_allow → allow, auto_deny → deny, ask → the mode;
- * 7. the mode: ask → ask; acceptEdits → edits allow, the rest ask; allow → deny; yolo → allow.
+ * 3. deny patterns (on the command as written and normalised, and on every path, links resolved) → deny;
+ * 4. a command the gate cannot read completely (an expansion it cannot do, a glob, a construct it does not know,
+ *    longer than MAX_GATE_CHARS) → ask, in every mode, yolo included (allow mode: deny);
+ * 5. a network device (`/dev/tcp/…`) → ask, in every mode; a write to a protected file (`.git/`, agent and
+ *    editor settings, shell rc files, …) → ask, in every mode;
+ * 6. path scope: every path (tool locations, command operands, redirections; links resolved) → ask when the scope
+ *    does not grant the access, in every mode but yolo;
+ * 7. allow patterns and bundles (program specifications), session grants, reads inside the scope → allow;
+ * 8. the policy (title → kind → default): auto_allow → allow, auto_deny → deny, ask → the mode;
+ * 9. the mode: ask → ask; acceptEdits → edits (inside the scope) allow, the rest ask; allow → deny; yolo → allow.
  * With `interactive: false` every ask becomes a deny with the same rule.
  *
- * Throws {@link GateConfigError} for a configuration that cannot be honoured (see gateConfig.ts); the product
- * checks settings with `gateConfigProblems` when they change and shows the problems.
+ * Settings that cannot be honoured disable only the entry at fault (see gateConfig.ts); the reason names them.
  * Reasons quote paths, patterns and kinds from the request and the settings: render them as inert text.
  */
-import { denylistMatch, stripWrappers } from './denylist';
-import { compileGateConfig, type AllowRule, type CompiledConfig, type GateConfig } from './gateConfig';
-import { grantCoversPart, grantCoversRequest, isGrant, requestKey, type Grant } from './grants';
-import { MAX_PATH_LENGTH, appliesTo, commandMatches, pathMatches, textGlobMatches, type GatePattern } from './patterns';
-import { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
-import { accessFor, grants, normalisePath } from './scope';
-import { allParts, parseCommand, type ParsedCommand } from './shell';
+import { commandPaths } from './commandRules';
+import { decideAllow } from './gateAllow';
+import { compileGateConfig, type CompiledConfig, type GateConfig } from './gateConfig';
+import {
+  decideDenyPattern,
+  decideDenylist,
+  decideNetwork,
+  decidePlan,
+  decideProtected,
+  decideScope,
+  decideUnreadable,
+} from './gateSteps';
+import { isGrant, type Grant } from './grants';
+import { normaliseLine, type NormCommand, type NormLine } from './normalise';
+import { joinDir, placePath, type PathEnv, type PlacedPath } from './paths';
 import { verdictOf } from './verdicts';
 
 export type { GateConfig } from './gateConfig';
@@ -32,12 +46,14 @@ export const GATE_MODES: readonly GateMode[] = Object.freeze(['ask', 'acceptEdit
 export interface GateRequest {
   kind?: string;
   title?: string;
-  /** rawInput.command, else the title, for execute. */
+  /** rawInput.command (of any kind), else the title, for execute. */
   command?: string;
   /** Absolute, from ACP locations / rawInput / diffs. */
   paths?: { path: string; access: 'read' | 'write' }[];
   /** For fetch. */
   url?: string;
+  /** The directory the request runs in (absolute): relative command operands are read against it. */
+  cwd?: string;
 }
 
 export interface GateInput {
@@ -47,11 +63,29 @@ export interface GateInput {
   session?: { grants?: Grant[]; planRecorded?: boolean };
   /** Default true; false: every ask becomes deny. */
   interactive?: boolean;
+  /** The user's home directory (for `~` and `$HOME` in commands and `~/` in patterns). */
+  home?: string;
+  /**
+   * Resolves symlinks of an absolute path (the real path; for a path that does not exist yet, its nearest existing
+   * parent resolved); undefined when it cannot. Without it paths are read lexically.
+   */
+  realpath?: (path: string) => string | undefined;
 }
 
 export type GateVerdict = 'allow' | 'deny' | 'ask';
 export type GateRule =
-  'denylist' | 'plan' | 'plan-first' | 'path-scope' | 'deny-pattern' | 'allow-pattern' | 'grant' | 'policy' | 'mode';
+  | 'denylist'
+  | 'plan'
+  | 'plan-first'
+  | 'path-scope'
+  | 'deny-pattern'
+  | 'allow-pattern'
+  | 'grant'
+  | 'policy'
+  | 'mode'
+  | 'unreadable'
+  | 'network'
+  | 'protected';
 
 export interface GateDecision {
   verdict: GateVerdict;
@@ -69,20 +103,64 @@ export interface GateDecision {
 export const PLAN_MODE_KINDS: readonly string[] = Object.freeze(['read', 'search', 'think']);
 /** Kinds without effects, which plan-first lets through (switch_mode is how claude records its plan). */
 export const NO_EFFECT_KINDS: readonly string[] = Object.freeze(['read', 'search', 'think', 'switch_mode']);
-/** File writes that acceptEdits allows. */
+/** File writes that acceptEdits allows (inside the scope, never to a protected file). */
 export const EDIT_KINDS: readonly string[] = Object.freeze(['edit', 'delete', 'move']);
+/**
+ * The longest command line the gate reads: longer ones are asked about (the denylist still reads their first
+ * MAX_GATE_CHARS characters and refuses what it finds there), so no request holds the extension host for long.
+ */
+export const MAX_GATE_CHARS = 16_384;
 
-interface Ctx {
+/** One path the request uses, placed. `source`: a tool location, a command operand, or a redirection. */
+export interface UsedPath {
+  readonly given: string;
+  readonly access: 'read' | 'write';
+  readonly placed: PlacedPath | undefined;
+  readonly source: 'tool' | 'command' | 'redirect';
+}
+
+export interface Ctx {
   readonly req: GateRequest;
   readonly kind: string | undefined;
   readonly mode: GateMode;
   readonly cfg: CompiledConfig;
   readonly grants: readonly Grant[];
   readonly planRecorded: boolean;
-  /** The command line when the request runs one. */
+  /** The command line when the request carries one. */
   readonly command: string | undefined;
-  readonly parsed: ParsedCommand | undefined;
+  /** The command normalised (its first MAX_GATE_CHARS characters when it is longer). */
+  readonly line: NormLine | undefined;
+  readonly tooLong: boolean;
   readonly paths: readonly { path: string; access: 'read' | 'write' }[];
+  readonly env: PathEnv;
+  /** Every path the request uses: tool locations, command operands, redirection targets. */
+  readonly used: readonly UsedPath[];
+}
+
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+
+function commandUse(cmd: NormCommand, env: PathEnv): UsedPath[] {
+  const cwd = joinDir(env.cwd, cmd.cwd);
+  const out: UsedPath[] = [];
+  for (const p of cmd.literal ? commandPaths(cmd) : []) {
+    if (p.word === '.' && cwd === undefined) {
+      continue;
+    }
+    out.push({ given: p.word, access: p.access, placed: placePath(p.word, cwd, env), source: 'command' });
+  }
+  for (const r of cmd.redirects) {
+    if (
+      r.target === undefined ||
+      ((r.op === '>&' || r.op === '<&') && /^(?:\d+|-)$/.test(r.target)) ||
+      r.op === '<<<' ||
+      r.op === '<<'
+    ) {
+      continue;
+    }
+    const access = WRITE_OPS.has(r.op) || r.op === '>&' ? 'write' : 'read';
+    out.push({ given: r.target, access, placed: placePath(r.target, cwd, env), source: 'redirect' });
+  }
+  return out;
 }
 
 function context(input: GateInput): Ctx {
@@ -90,12 +168,32 @@ function context(input: GateInput): Ctx {
   const kind = typeof req.kind === 'string' && req.kind !== '' ? req.kind : undefined;
   const mode = GATE_MODES.includes(input?.mode) ? input.mode : 'ask';
   const cfg = compileGateConfig(input?.config);
-  const runs = kind === 'execute' || (kind === undefined && typeof req.command === 'string');
-  const raw = typeof req.command === 'string' && req.command !== '' ? req.command : req.title;
-  const command = runs && typeof raw === 'string' ? raw : undefined;
+  const own = typeof req.command === 'string' && req.command !== '' ? req.command : undefined;
+  const title = kind === 'execute' || (kind === undefined && own !== undefined) ? req.title : undefined;
+  const command = own ?? (typeof title === 'string' && title !== '' ? title : undefined);
   const paths = (Array.isArray(req.paths) ? req.paths : []).filter(
     (p) => typeof p?.path === 'string' && (p.access === 'read' || p.access === 'write'),
   );
+  const cwd = typeof req.cwd === 'string' && req.cwd.startsWith('/') ? req.cwd : undefined;
+  const env: PathEnv = {
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(typeof input?.home === 'string' && input.home.startsWith('/') ? { home: input.home } : {}),
+    ...(typeof input?.realpath === 'function' ? { realpath: input.realpath } : {}),
+  };
+  const tooLong = command !== undefined && command.length > MAX_GATE_CHARS;
+  const line =
+    command === undefined ? undefined : normaliseLine(tooLong ? command.slice(0, MAX_GATE_CHARS) : command, env);
+  const used: UsedPath[] = paths.map((p) => ({
+    given: p.path,
+    access: p.access,
+    placed: p.path.startsWith('/') ? placePath(p.path, undefined, env) : undefined,
+    source: 'tool' as const,
+  }));
+  if (line !== undefined && !tooLong) {
+    for (const cmd of line.commands) {
+      used.push(...commandUse(cmd, env));
+    }
+  }
   return {
     req,
     kind,
@@ -104,221 +202,12 @@ function context(input: GateInput): Ctx {
     grants: (Array.isArray(input.session?.grants) ? input.session.grants : []).filter(isGrant),
     planRecorded: input.session?.planRecorded === true,
     command,
-    parsed: command === undefined ? undefined : parseCommand(command),
+    line,
+    tooLong,
     paths,
+    env,
+    used,
   };
-}
-
-const kindName = (ctx: Ctx): string => (ctx.kind ? `"${ctx.kind}"` : 'untyped');
-
-/** Whether a pattern's glob matches the request (any key: deny uses this, so one match is enough). */
-function denyMatches(ctx: Ctx, p: GatePattern): boolean {
-  if (!appliesTo(p, ctx.kind)) {
-    return false;
-  }
-  if (ctx.command !== undefined && ctx.parsed) {
-    // The whole line, each simple command (also inside substitutions), and each with `sudo`/`env`/… stripped.
-    return (
-      commandMatches(p.glob, ctx.command) ||
-      allParts(ctx.parsed).some(
-        (part) => commandMatches(p.glob, part.text) || commandMatches(p.glob, stripWrappers(part.words).join(' ')),
-      )
-    );
-  }
-  if (ctx.paths.length > 0) {
-    // A path too long to be real matches every deny pattern of its kind: fail closed.
-    return ctx.paths.some((x) => x.path.length > MAX_PATH_LENGTH || pathMatches(p.glob, x.path, ctx.cfg.roots));
-  }
-  return textGlobMatches(p.glob, requestKey(ctx.req));
-}
-
-/** Whether an allow pattern covers a non-execute request (every key must match). */
-function allowMatches(ctx: Ctx, p: GatePattern): boolean {
-  if (!appliesTo(p, ctx.kind)) {
-    return false;
-  }
-  if (ctx.paths.length > 0) {
-    return ctx.paths.every((x) => pathMatches(p.glob, x.path, ctx.cfg.roots));
-  }
-  const key = ctx.req.url ?? ctx.req.title;
-  return typeof key === 'string' ? textGlobMatches(p.glob, key) : /^\*+$/.test(p.glob.trim());
-}
-
-function decideDenylist(ctx: Ctx): GateDecision | undefined {
-  // Any request that carries a command is checked, whatever its kind says.
-  const text = ctx.command ?? (typeof ctx.req.command === 'string' ? ctx.req.command : undefined);
-  const hit = text !== undefined ? denylistMatch(text, text === ctx.command ? ctx.parsed : undefined) : undefined;
-  return hit
-    ? {
-        verdict: 'deny',
-        rule: 'denylist',
-        reason: `This command ${hit.reason}, which the built-in denylist refuses in every mode, whatever any pattern, grant or policy says.`,
-      }
-    : undefined;
-}
-
-function decidePlan(ctx: Ctx): GateDecision | undefined {
-  if (ctx.mode === 'plan' && !(ctx.kind !== undefined && PLAN_MODE_KINDS.includes(ctx.kind))) {
-    return {
-      verdict: 'deny',
-      rule: 'plan',
-      reason: `Plan mode allows only reading, searching and thinking, so this ${kindName(ctx)} call is refused.`,
-    };
-  }
-  if (ctx.cfg.requirePlan && !ctx.planRecorded && !(ctx.kind !== undefined && NO_EFFECT_KINDS.includes(ctx.kind))) {
-    return {
-      verdict: 'deny',
-      rule: 'plan-first',
-      reason: `This session requires a plan before any call with effects, and the agent has not recorded one yet, so this ${kindName(ctx)} call is refused.`,
-    };
-  }
-  return undefined;
-}
-
-function decideDenyPattern(ctx: Ctx): GateDecision | undefined {
-  const p = ctx.cfg.deny.find((d) => denyMatches(ctx, d));
-  return p
-    ? {
-        verdict: 'deny',
-        rule: 'deny-pattern',
-        reason: `The deny pattern "${p.source}" matches this request.`,
-        pattern: p.source,
-      }
-    : undefined;
-}
-
-function decideScope(ctx: Ctx): GateDecision | undefined {
-  if (ctx.mode === 'yolo') {
-    return undefined;
-  }
-  for (const { path, access } of ctx.paths) {
-    const norm = normalisePath(path);
-    if (norm === undefined) {
-      return {
-        verdict: 'ask',
-        rule: 'path-scope',
-        reason: `The path "${path}" is not absolute, so it cannot be placed inside or outside the workspace.`,
-        path,
-        access,
-      };
-    }
-    const got = accessFor(norm, ctx.cfg.roots, ctx.cfg.allowPaths);
-    if (grants(got.access, access) || (access === 'write' && ctx.mode === 'acceptEdits')) {
-      continue;
-    }
-    const what = access === 'read' ? 'read' : 'write';
-    const why = got.access
-      ? `the allowed path "${got.by ?? ''}" grants only ${got.access === 'r' ? 'read' : 'write'} access`
-      : 'it is outside the workspace folders and no allowed path covers it';
-    return {
-      verdict: 'ask',
-      rule: 'path-scope',
-      reason: `This call would ${what} ${norm}, but ${why}.`,
-      path: norm,
-      access,
-    };
-  }
-  return undefined;
-}
-
-function allowByRule(rule: AllowRule): GateDecision {
-  const from = rule.bundle ? ` from the built-in ${rule.bundle} bundle` : '';
-  return {
-    verdict: 'allow',
-    rule: 'allow-pattern',
-    reason: `Allowed by the pattern "${rule.source}"${from}.`,
-    pattern: rule.source,
-  };
-}
-
-/** Step 5 for a shell command: every simple command covered, nothing hidden. Returns the decision or a note. */
-function allowCommand(ctx: Ctx): GateDecision | string {
-  const parsed = ctx.parsed!;
-  const blocked = commandAllowProblem(parsed);
-  if (blocked) {
-    return blocked;
-  }
-  const whole = ctx.grants.find((g) => g.scope === 'exact' && g.kind === 'execute' && g.key === requestKey(ctx.req));
-  if (whole) {
-    return { verdict: 'allow', rule: 'grant', reason: `Allowed by a session grant for exactly this command.` };
-  }
-  const used: string[] = [];
-  let byGrant = false;
-  for (const part of parsed.parts) {
-    const redirect = redirectProblem(part);
-    if (redirect) {
-      return redirect;
-    }
-    const rule = ctx.cfg.allow.find(
-      (r) =>
-        appliesTo(r, 'execute') &&
-        commandMatches(r.glob, part.text) &&
-        commandAllowProblem(parsed, part, r.bundle) === undefined,
-    );
-    if (rule) {
-      if (!used.includes(rule.source)) {
-        used.push(rule.source);
-      }
-      continue;
-    }
-    const grant = ctx.grants.find((g) => grantCoversPart(g, part));
-    if (grant) {
-      byGrant = true;
-      const label = grantLabel(grant);
-      if (!used.includes(label)) {
-        used.push(label);
-      }
-      continue;
-    }
-    const hazard = ctx.cfg.allow
-      .filter((r) => r.bundle !== undefined && commandMatches(r.glob, part.text))
-      .map((r) => commandAllowProblem(parsed, part, r.bundle))
-      .find((x) => x !== undefined);
-    if (hazard) {
-      return hazard;
-    }
-    return parsed.parts.length > 1 ? `No pattern or grant covers "${part.text}" in this command line.` : '';
-  }
-  if (parsed.parts.length === 1) {
-    return byGrant
-      ? { verdict: 'allow', rule: 'grant', reason: `Allowed by a session grant for ${used[0]}.` }
-      : allowByRule(ctx.cfg.allow.find((r) => r.source === used[0])!);
-  }
-  const list = used.map((u) => `"${u}"`).join(', ');
-  return {
-    verdict: 'allow',
-    rule: byGrant ? 'grant' : 'allow-pattern',
-    reason: byGrant
-      ? `Allowed: every command in the line is covered by a session grant or pattern (${list}).`
-      : `Allowed: every command in the line is covered by a pattern (${list}).`,
-    ...(byGrant ? {} : { pattern: used.join(', ') }),
-  };
-}
-
-function decideAllow(ctx: Ctx): GateDecision | string {
-  if (ctx.command !== undefined) {
-    return allowCommand(ctx);
-  }
-  const rule = ctx.cfg.allow.find((r) => allowMatches(ctx, r));
-  if (rule) {
-    return allowByRule(rule);
-  }
-  const grant = ctx.grants.find((g) => grantCoversRequest(g, ctx.req));
-  if (grant) {
-    return { verdict: 'allow', rule: 'grant', reason: `Allowed by a session grant for ${grantLabel(grant)}.` };
-  }
-  const reads = ctx.kind === 'read' || ctx.kind === 'search';
-  if (reads && ctx.paths.length > 0 && ctx.paths.every((p) => p.access === 'read')) {
-    const inScope = ctx.paths.every((p) => grants(accessFor(p.path, ctx.cfg.roots, ctx.cfg.allowPaths).access, 'read'));
-    if (inScope) {
-      return {
-        verdict: 'allow',
-        rule: 'path-scope',
-        reason: 'Reads inside the workspace folders and allowed paths are allowed.',
-      };
-    }
-  }
-  return '';
 }
 
 function decidePolicy(ctx: Ctx): GateDecision | undefined {
@@ -338,7 +227,11 @@ function decideMode(ctx: Ctx, note: string): GateDecision {
   const tail = note ? ` ${note}` : '';
   switch (ctx.mode) {
     case 'yolo':
-      return { verdict: 'allow', rule: 'mode', reason: 'Yolo mode allows what no earlier rule refused.' };
+      return {
+        verdict: 'allow',
+        rule: 'mode',
+        reason: 'Yolo mode allows what no earlier rule refused or asked about.',
+      };
     case 'allow':
       return {
         verdict: 'deny',
@@ -346,13 +239,21 @@ function decideMode(ctx: Ctx, note: string): GateDecision {
         reason: `Allow mode refuses what no allow rule covers, and none covers this call.${tail}`,
       };
     case 'acceptEdits':
-      if (ctx.kind !== undefined && EDIT_KINDS.includes(ctx.kind)) {
-        return { verdict: 'allow', rule: 'mode', reason: 'Accept-edits mode allows file edits without asking.' };
+      // Only an edit whose every path the gate placed inside the scope (the earlier steps asked about the rest).
+      if (ctx.kind !== undefined && EDIT_KINDS.includes(ctx.kind) && ctx.command === undefined && ctx.used.length > 0) {
+        return {
+          verdict: 'allow',
+          rule: 'mode',
+          reason: 'Accept-edits mode allows file edits inside the workspace without asking.',
+        };
       }
       return {
         verdict: 'ask',
         rule: 'mode',
-        reason: `Accept-edits mode allows only file edits without asking.${tail}`,
+        reason:
+          ctx.kind !== undefined && EDIT_KINDS.includes(ctx.kind)
+            ? `Accept-edits mode allows only edits whose paths the gate can read.${tail}`
+            : `Accept-edits mode allows only file edits without asking.${tail}`,
       };
     default:
       return { verdict: 'ask', rule: 'mode', reason: `No rule allows or refuses this call.${tail}` };
@@ -362,7 +263,14 @@ function decideMode(ctx: Ctx, note: string): GateDecision {
 /** The gate's decision for one permission request. See the file comment for the order. */
 export function decide(input: GateInput): GateDecision {
   const ctx = context(input);
-  let d = decideDenylist(ctx) ?? decidePlan(ctx) ?? decideDenyPattern(ctx) ?? decideScope(ctx);
+  let d =
+    decideDenylist(ctx) ??
+    decidePlan(ctx) ??
+    decideDenyPattern(ctx) ??
+    decideUnreadable(ctx) ??
+    decideNetwork(ctx) ??
+    decideProtected(ctx) ??
+    decideScope(ctx);
   let note = '';
   if (!d) {
     const allowed = decideAllow(ctx);
@@ -372,11 +280,18 @@ export function decide(input: GateInput): GateDecision {
       d = allowed;
     }
   }
+  // auto_deny always refuses; auto_allow never lifts what the gate cannot read (asked above) and never a write
+  // outside the scope (asked above): it only stands in for the mode.
   d ??= decidePolicy(ctx) ?? decideMode(ctx, note);
+  const problems = ctx.cfg.problems.length > 0 ? ` (Settings ignored: ${ctx.cfg.problems.join('; ')}.)` : '';
   if (d.verdict === 'ask') {
     return input.interactive === false
-      ? { ...d, verdict: 'deny', reason: `${d.reason} Nobody can be asked in this session, so it is refused.` }
-      : { ...d, reason: `${d.reason} You are asked.` };
+      ? {
+          ...d,
+          verdict: 'deny',
+          reason: `${d.reason} Nobody can be asked in this session, so it is refused.${problems}`,
+        }
+      : { ...d, reason: `${d.reason} You are asked.${problems}` };
   }
-  return d;
+  return problems ? { ...d, reason: `${d.reason}${problems}` } : d;
 }

@@ -1,6 +1,7 @@
 /**
  * How a gate decision answers the agent, chosen only from the options it offered (never an invented id):
- * - deny: the first `reject_*` option offered (in the agent's order), else `cancelled`;
+ * - deny: the first `reject_once` option offered (in the agent's order), else its first `reject_always`, else
+ *   `cancelled` (a refusal never makes the agent remember a rule the user did not choose);
  * - allow: the option the user picked when it was offered, else the first `allow_once`. Never `allow_always`
  *   on the gate's own account: that would make the agent write a rule the user did not choose. With no
  *   `allow_once` offered there is no honest automatic allow, so the request goes to a human (undefined);
@@ -26,10 +27,12 @@ export function gateOutcome(
 ): AutoOutcome | undefined {
   const list: readonly unknown[] = Array.isArray(options) ? options : [];
   if (decision.verdict === 'deny') {
-    for (const o of list) {
-      const id = idOf(o);
-      if (id !== undefined && (kindOf(o) === 'reject_once' || kindOf(o) === 'reject_always')) {
-        return { outcome: 'selected', optionId: id };
+    for (const kind of ['reject_once', 'reject_always']) {
+      for (const o of list) {
+        const id = idOf(o);
+        if (id !== undefined && kindOf(o) === kind) {
+          return { outcome: 'selected', optionId: id };
+        }
       }
     }
     return { outcome: 'cancelled' };

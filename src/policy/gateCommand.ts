@@ -1,9 +1,8 @@
 /**
  * What keeps a shell command from being allowed by a pattern or grant, whatever the pattern says: a line the
  * lexer could not read with certainty, a substitution anywhere (`$(…)`, backticks, `<(…)`, `>(…)`), a redirection
- * that writes a file, or (for bundle patterns only) an option that makes an inspection verb write or run things.
+ * that writes a file. (Kept for callers of the earlier API; the gate itself reads normalised commands, gateAllow.ts.)
  */
-import { bundleHazard } from './bundles';
 import type { Grant } from './grants';
 import type { CommandPart, ParsedCommand } from './shell';
 
@@ -31,7 +30,7 @@ export function redirectProblem(part: CommandPart): string | undefined {
  * Why no pattern or grant may allow the line (no `part`), or this part of it under a rule from `bundle`; undefined
  * when nothing stands in the way.
  */
-export function commandAllowProblem(parsed: ParsedCommand, part?: CommandPart, bundle?: string): string | undefined {
+export function commandAllowProblem(parsed: ParsedCommand, part?: CommandPart): string | undefined {
   if (part === undefined) {
     if (parsed.substitutions.length > 0) {
       return 'The command contains a substitution ($(…), backticks or <(…)), which no pattern or grant can allow.';
@@ -44,17 +43,7 @@ export function commandAllowProblem(parsed: ParsedCommand, part?: CommandPart, b
     }
     return undefined;
   }
-  const redirect = redirectProblem(part);
-  if (redirect) {
-    return redirect;
-  }
-  if (bundle !== undefined) {
-    const hazard = bundleHazard(part.words);
-    if (hazard) {
-      return `"${part.words[0]}" with ${hazard} is outside the built-in ${bundle} bundle.`;
-    }
-  }
-  return undefined;
+  return redirectProblem(part);
 }
 
 /** A grant named for a sentence: `every "git" command`, `every execute call`, `exactly this request`. */

@@ -1,15 +1,16 @@
 /**
- * The local gate's configuration, checked and compiled once per configuration object. Anything that cannot be
- * honoured (an unknown bundle, a malformed pattern or allowPaths entry, an invalid policy) is a configuration
- * error: {@link gateConfigProblems} lists them for a settings check, and the gate throws {@link GateConfigError}
- * rather than run with part of what the user wrote silently ignored. A configuration object is compiled once and
+ * The local gate's configuration, checked and compiled once per configuration object. Settings fail safe: an entry
+ * that cannot be honoured (an unknown bundle, a malformed pattern or allowPaths entry, a policy key with no
+ * verdict) disables only itself and is named in {@link gateConfigProblems} and in every decision's reason; deny
+ * patterns, `auto_deny` and the denylist keep applying. A malformed `builtinAllow` turns the bundles off and a
+ * malformed `requirePlan` turns plan-first on (the stricter reading). A configuration object is compiled once and
  * cached: treat it as immutable (pass a new object when the settings change).
  */
 import { resolveBuiltinAllow } from './bundles';
-import { GateConfigError, parsePatterns, type GatePattern } from './patterns';
+import { parsePatterns, type GatePattern } from './patterns';
 import { allowPathProblem, type AllowPath } from './scope';
 import { validatePolicy } from './validate';
-import { DEFAULT_KEY, type PolicyMap } from './verdicts';
+import { ASK_TIMEOUT_KEY, DEFAULT_KEY, isVerdict, type PolicyMap } from './verdicts';
 
 export interface GateConfig {
   /** Workspace folders: read + write. */
@@ -39,9 +40,25 @@ export interface CompiledConfig {
   readonly deny: readonly GatePattern[];
   readonly policy: PolicyMap;
   readonly requirePlan: boolean;
+  /** What was ignored, as sentences (empty when everything could be used). */
+  readonly problems: readonly string[];
 }
 
 const compiled = new WeakMap<object, CompiledConfig>();
+
+/** The keys of a policy that hold a verdict (the rest are dropped, each named by the validator); default ask. */
+function usablePolicy(raw: unknown): PolicyMap {
+  const out: Record<string, unknown> = { [DEFAULT_KEY]: 'ask' };
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      // A key with no verdict asks (it never falls through to a looser default); ask_timeout is left to the broker.
+      if (k !== '' && k !== ASK_TIMEOUT_KEY) {
+        out[k] = isVerdict(v) ? v : 'ask';
+      }
+    }
+  }
+  return out;
+}
 
 function compileUnchecked(config: GateConfig): { config: CompiledConfig; problems: string[] } {
   const problems: string[] = [];
@@ -61,7 +78,13 @@ function compileUnchecked(config: GateConfig): { config: CompiledConfig; problem
   }
   const user = parsePatterns(c.allow);
   const deny = parsePatterns(c.deny);
-  const builtin = resolveBuiltinAllow(c.builtinAllow, c.builtinAllowExtras);
+  if (c.builtinAllow !== undefined && typeof c.builtinAllow !== 'boolean') {
+    problems.push('builtinAllow must be true or false (the bundles are off until it is)');
+  }
+  const builtin = resolveBuiltinAllow(
+    typeof c.builtinAllow === 'boolean' ? c.builtinAllow : c.builtinAllow === undefined ? undefined : false,
+    c.builtinAllowExtras,
+  );
   const bundled = parsePatterns(builtin.patterns);
   problems.push(...user.problems, ...deny.problems, ...builtin.problems, ...bundled.problems);
   const allow: AllowRule[] = [
@@ -75,13 +98,23 @@ function compileUnchecked(config: GateConfig): { config: CompiledConfig; problem
       policy = Object.hasOwn(v.policy, DEFAULT_KEY) ? v.policy : { ...v.policy, [DEFAULT_KEY]: 'ask' };
     } else {
       problems.push(...v.errors.map((e) => `policy: ${e}`));
+      policy = usablePolicy(c.policy);
     }
   }
-  if (c.requirePlan !== undefined && typeof c.requirePlan !== 'boolean') {
-    problems.push('requirePlan must be true or false');
+  const badPlan = c.requirePlan !== undefined && typeof c.requirePlan !== 'boolean';
+  if (badPlan) {
+    problems.push('requirePlan must be true or false (plan-first is on until it is)');
   }
   return {
-    config: { roots, allowPaths, allow, deny: deny.patterns, policy, requirePlan: c.requirePlan === true },
+    config: {
+      roots,
+      allowPaths,
+      allow,
+      deny: deny.patterns,
+      policy,
+      requirePlan: c.requirePlan === true || badPlan,
+      problems,
+    },
     problems,
   };
 }
@@ -91,17 +124,14 @@ export function gateConfigProblems(config: GateConfig): string[] {
   return compileUnchecked(config).problems;
 }
 
-/** The configuration compiled, or a {@link GateConfigError} listing every problem. Cached per object. */
+/** The configuration compiled (what could not be used is left out and listed in `problems`). Cached per object. */
 export function compileGateConfig(config: GateConfig): CompiledConfig {
   const key = typeof config === 'object' && config !== null ? config : undefined;
   const hit = key ? compiled.get(key) : undefined;
   if (hit) {
     return hit;
   }
-  const { config: out, problems } = compileUnchecked(config);
-  if (problems.length > 0) {
-    throw new GateConfigError(problems);
-  }
+  const { config: out } = compileUnchecked(config);
   if (key) {
     compiled.set(key, out);
   }

@@ -1,8 +1,9 @@
 /**
  * A gate request read from an ACP tool call (the fields of `session/request_permission` merged over the earlier
  * `tool_call`). Everything in it is the agent's and untrusted: only strings are taken, nothing is followed.
- * - command (execute): `rawInput.command` as a string, or an argv array shell-quoted back into one line (so
- *   `["bash", "-lc", "rm -rf ~"]` is still read, and denied, as `bash -lc 'rm -rf ~'`); else the title;
+ * - command (any kind): `rawInput.command` as a string, or an argv array shell-quoted back into one line (so
+ *   `["bash", "-lc", "rm -rf ~"]` is still read, and denied, as `bash -lc 'rm -rf ~'`); for execute, else the title;
+ * - cwd: `rawInput.cwd` (absolute, or relative to the session's) else the session's working directory;
  * - paths (file kinds only): `locations[].path`, `content[]` diffs' `path`, and `rawInput` `file_path`, `path`,
  *   `notebook_path`, `source`/`destination`; relative ones resolved against `cwd` when given. `edit`, `delete`
  *   and `move` need write access, `read` and `search` read access;
@@ -67,11 +68,15 @@ export function gateRequestFrom(toolCall: ToolCallLike, cwd?: string): GateReque
   if (title !== undefined) {
     req.title = title;
   }
-  if (kind === 'execute' || (kind === undefined && commandOf(raw) !== undefined)) {
-    const command = commandOf(raw) ?? title;
-    if (command !== undefined) {
-      req.command = command;
-    }
+  // A command is checked whatever the kind says: a `read` or `other` call that carries one runs it.
+  const command = commandOf(raw) ?? (kind === 'execute' ? title : undefined);
+  if (command !== undefined) {
+    req.command = command;
+  }
+  const ownCwd = str(field(raw, 'cwd'));
+  const where = ownCwd !== undefined ? absolute(ownCwd, cwd) : cwd;
+  if (where !== undefined && where.startsWith('/')) {
+    req.cwd = where;
   }
   const url = str(field(raw, 'url'));
   if (kind === 'fetch' && url !== undefined) {

@@ -1,10 +1,14 @@
 /**
  * Session grants: what the user chose, beside the runtime's options, to stop being asked for the rest of a
- * session. `exact`: this exact request again; `verb`: every command starting with this verb (`git *`); `tool`:
- * every call of this kind. None lifts the denylist, and none allows a command with a substitution.
+ * session. `exact`: this exact request again; `verb`: every command of this program (`git *`) except its
+ * options and subcommands that run programs, name hooks or write files (its specification's hazards); `tool`:
+ * every call of this kind (for execute: what a verb grant for each command's program would cover). None lifts
+ * the denylist, the path scope, or a command the gate cannot read; interpreters, package runners, shells and
+ * wrappers get no verb grant (only exact ones).
  */
+import { EXACT_ONLY, verbCovers } from './commandRules';
 import { denylistMatch } from './denylist';
-import { SHELLS } from './shellWords';
+import { normaliseLine } from './normalise';
 import { normalisePath } from './scope';
 import { hasSubstitution, parseCommand, type CommandPart } from './shell';
 
@@ -38,38 +42,6 @@ export function requestKey(req: KeyedRequest): string {
 }
 
 /**
- * Verbs that only run another command or a program given as text: a verb grant for one of them would be a grant
- * for everything, so none is offered.
- */
-const NO_VERB_GRANT = new Set([
-  ...SHELLS,
-  'sudo',
-  'doas',
-  'su',
-  'env',
-  'exec',
-  'eval',
-  'command',
-  'builtin',
-  'source',
-  '.',
-  'nohup',
-  'nice',
-  'ionice',
-  'time',
-  'timeout',
-  'xargs',
-  'watch',
-  'strace',
-  'chroot',
-  'setsid',
-  'stdbuf',
-  'busybox',
-  'rm',
-  'dd',
-]);
-
-/**
  * The verb a `verb` grant would cover, only when it can be read safely: one simple command (no `;`, `&&`, `|`,
  * newline), no substitution, nothing the lexer was unsure of, not on the denylist, and a first word that is a
  * plain name (not a path, not an assignment, not quoted or escaped) and not a wrapper or shell such as `sudo`,
@@ -85,7 +57,7 @@ export function extractVerb(command: string): string | undefined {
   }
   const verb = parsed.parts[0].words[0] ?? '';
   const raw = command.trimStart();
-  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(verb) || !raw.startsWith(verb) || NO_VERB_GRANT.has(verb)) {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(verb) || !raw.startsWith(verb) || EXACT_ONLY.has(verb)) {
     return undefined;
   }
   if (!/^(?:\s|$)/.test(raw.slice(verb.length)) || denylistMatch(command)) {
@@ -99,13 +71,20 @@ export function verbGrantLabel(verb: string): string {
   return `${verb} *`;
 }
 
-/** Whether a grant covers one simple command of an execute request. */
+/** Whether a grant covers one simple command of an execute request (normalised; see commandRules.ts). */
 export function grantCoversPart(grant: Grant, part: CommandPart): boolean {
+  const line = normaliseLine(
+    part.words.map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' '),
+  );
+  if (line.unreadable.length > 0 || line.commands.length !== 1) {
+    return false;
+  }
+  const cmd = line.commands[0];
   switch (grant.scope) {
     case 'verb':
-      return part.words[0] === grant.verb && part.words.length >= 1;
+      return verbCovers(grant.verb, cmd);
     case 'tool':
-      return grant.kind === 'execute';
+      return grant.kind === 'execute' && verbCovers(cmd.argv[0], cmd);
     case 'exact':
       return grant.kind === 'execute' && grant.key === part.text;
   }

@@ -35,13 +35,26 @@ export {
 export type { PolicyValidation } from './validate';
 
 /** The local permission gate (issue 12): modes, denylist, path scope, patterns, bundles, grants, plan-first. */
-export { EDIT_KINDS, GATE_MODES, NO_EFFECT_KINDS, PLAN_MODE_KINDS, decide } from './gate';
+export { EDIT_KINDS, GATE_MODES, MAX_GATE_CHARS, NO_EFFECT_KINDS, PLAN_MODE_KINDS, decide } from './gate';
 export type { GateDecision, GateInput, GateMode, GateRequest, GateRule, GateVerdict } from './gate';
+export { allowPatternFor, checkAllowPattern, dryRunPattern } from './grantSpec';
+export type { AllowPatternSpec, PatternCheck } from './grantSpec';
+export { normaliseLine } from './normalise';
+export type { NormCommand, NormLine, NormRedirect } from './normalise';
+export { EXACT_ONLY, hazardIn, patternCovers, patternWords, verbCovers } from './commandRules';
+export { READ_ONLY_SPECS, readFind } from './programSpecs';
+export { GIT_SPECS, gitHazard, gitReading } from './gitSpecs';
+export { hazardOf, readArgv } from './specParse';
+export type { ProgramSpec, SpecPath, SpecReading } from './specParse';
+export { isNetworkDevice, placePath, protectedWrite } from './paths';
+export type { PathEnv, PlacedPath } from './paths';
+export { readWord, readWords } from './shellWords';
+export type { ShellEnv } from './shellWords';
 export { compileGateConfig, gateConfigProblems } from './gateConfig';
 export type { GateConfig } from './gateConfig';
 export { gateOutcome } from './gateAnswer';
 export { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
-export { denylistMatch } from './denylist';
+export { denylistLine, denylistMatch } from './denylist';
 export type { DenylistHit } from './denylist';
 export { extractVerb, grantCoversPart, grantCoversRequest, isGrant, requestKey, verbGrantLabel } from './grants';
 export type { Grant, KeyedRequest } from './grants';

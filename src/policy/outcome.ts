@@ -48,7 +48,12 @@ export function autoOutcome(verdict: 'auto_allow' | 'auto_deny', options: readon
   return firstOfKinds(list, ['reject_always', 'reject_once']) ?? { outcome: 'cancelled' };
 }
 
-/** The outcome that refuses a request (the timeout's and a dismissal's answer): `autoOutcome('auto_deny', …)`. */
+/**
+ * The outcome that refuses a local request (the ask timeout's, a dismissal's and a local `auto_deny`'s answer): the
+ * first `reject_once` in the agent's order, else its first `reject_always`, else `cancelled`. (A remote request's
+ * `auto_deny` is the server's, {@link autoOutcome}.)
+ */
 export function denyOutcome(options: readonly OptionLike[]): AutoOutcome {
-  return autoOutcome('auto_deny', options);
+  const list: readonly unknown[] = Array.isArray(options) ? options : [];
+  return firstOfKinds(list, ['reject_once', 'reject_always']) ?? { outcome: 'cancelled' };
 }

@@ -1,27 +1,58 @@
 /**
  * A shell command line read the way a POSIX shell (bash) would split it, for matching rules against what runs
- * rather than against substrings. Pure and total: any string, of any length, parses without throwing.
+ * rather than against substrings. Pure and total: any string, of any length, parses without throwing, in time
+ * linear in its length (each nesting level re-reads its body at most once, and nesting stops at {@link MAX_DEPTH}).
  *
  * Why not a library: `shell-quote` (1.12.0, the maintained one) was evaluated and is lossy exactly where a gate
  * needs precision: it reads a newline as plain whitespace (so `ls\nrm -rf src` is one `ls` command), keeps
  * backticks as ordinary text, cannot tell `"$(id)"` (runs) from `'$(id)'` (does not), and accepts unterminated
  * quotes silently. `@ericcornelissen/bash-parser` pulls in 17 dependencies. So this is a small hand-written lexer
- * that fails closed: whatever it does not fully understand is reported in `problems`, and a command with problems
- * or substitutions is never allowed by a pattern or grant.
+ * that fails closed: whatever it does not fully understand is reported in `problems`, and every word keeps its
+ * pieces ({@link Seg}) so that a later step can tell a literal word from one the shell would still expand.
  */
 
 import {
   KEYWORDS,
+  decodeAnsiC,
+  scanBacktick,
+  scanBrace,
   type CommandPart,
   type ParsedCommand,
   type Redirect,
+  type Seg,
   type Substitution,
   type SubstitutionType,
 } from './shellSyntax';
 
-export type { CommandPart, ParsedCommand, Redirect, Substitution, SubstitutionType } from './shellSyntax';
+export type { CommandPart, ParsedCommand, Redirect, Seg, Substitution, SubstitutionType } from './shellSyntax';
+export { allParts, hasSubstitution } from './shellSyntax';
 
-const MAX_DEPTH = 16;
+/** How deep substitutions nest before the lexer stops reading them (the line is then unreadable). */
+export const MAX_DEPTH = 16;
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Characters with a meaning to the shell, outside quotes and inside double quotes; runs of others are read in one step. */
+const SPECIAL = new Uint8Array(128);
+const SPECIAL_DQ = new Uint8Array(128);
+for (const c of ' \t\n\r\\\'"$`<>|&;()#') {
+  SPECIAL[c.charCodeAt(0)] = 1;
+}
+for (const c of '"\\$`') {
+  SPECIAL_DQ[c.charCodeAt(0)] = 1;
+}
+
+/** The end of the run of ordinary characters starting at `i` (allocation-free; linear). */
+function plainEnd(s: string, i: number, special: Uint8Array): number {
+  let j = i;
+  while (j < s.length) {
+    const code = s.charCodeAt(j);
+    if (code < 128 && special[code] === 1) {
+      break;
+    }
+    j++;
+  }
+  return j;
+}
 
 class Lexer {
   i = 0;
@@ -29,8 +60,10 @@ class Lexer {
   readonly substitutions: Substitution[] = [];
   readonly problems: string[] = [];
   private words: string[] = [];
+  private wordSegs: Seg[][] = [];
   private redirects: Redirect[] = [];
   private word = '';
+  private segs: Seg[] = [];
   private inWord = false;
   /** Whether a quote or escape went into the current word (a quoted `if` or `!` is no keyword). */
   private quoted = false;
@@ -55,15 +88,17 @@ class Lexer {
       return;
     }
     if (this.pendingRedirect !== undefined) {
-      this.redirects.push({ op: this.pendingRedirect, target: this.word });
+      this.redirects.push({ op: this.pendingRedirect, target: this.word, segs: this.segs });
       this.pendingRedirect = undefined;
     } else {
       if (this.words.length === 0 && !this.quoted && KEYWORDS.has(this.word)) {
         this.problem(`shell keyword "${this.word}"`);
       }
       this.words.push(this.word);
+      this.wordSegs.push(this.segs);
     }
     this.word = '';
+    this.segs = [];
     this.inWord = false;
     this.quoted = false;
   }
@@ -75,26 +110,47 @@ class Lexer {
       this.pendingRedirect = undefined;
     }
     if (this.words.length > 0 || this.redirects.length > 0) {
-      this.parts.push({ words: this.words, redirects: this.redirects, text: this.words.join(' '), after: this.after });
+      this.parts.push({
+        words: this.words,
+        redirects: this.redirects,
+        text: this.words.join(' '),
+        after: this.after,
+        segs: this.wordSegs,
+      });
     } else if (op !== '\n' && op !== '' && op !== ';') {
       this.problem(`operator "${op}" with no command before it`);
     }
     this.words = [];
+    this.wordSegs = [];
     this.redirects = [];
     if (op !== '') {
       this.after = op;
     }
   }
 
-  private add(s: string): void {
+  /** Literal text; `q`: quoted or escaped. Adjacent literal pieces of the same quoting are merged in place. */
+  private lit(s: string, q: boolean): void {
     this.word += s;
     this.inWord = true;
+    const last = this.segs[this.segs.length - 1] as { t: string; s: string; q: boolean } | undefined;
+    if (last !== undefined && last.t === 'lit' && last.q === q) {
+      last.s += s;
+    } else {
+      this.segs.push({ t: 'lit', s, q });
+    }
+  }
+
+  private exp(raw: string): void {
+    this.word += raw;
+    this.inWord = true;
+    this.segs.push({ t: 'exp', raw });
   }
 
   private startRedirect(op: string): void {
     // A word of digits right before the operator is a file descriptor (`2>`), not an argument.
     if (this.inWord && !this.quoted && /^\d+$/.test(this.word)) {
       this.word = '';
+      this.segs = [];
       this.inWord = false;
     }
     this.endWord();
@@ -104,83 +160,86 @@ class Lexer {
     this.pendingRedirect = op;
   }
 
-  /** Lex a nested body starting at `start` up to its matching ')'; returns the index after it. */
-  private nested(type: SubstitutionType, start: number): number {
+  private tooDeep(): boolean {
     if (this.depth >= MAX_DEPTH) {
       this.problem('substitutions nested too deeply');
-      this.i = this.src.length;
-      return this.src.length;
+      return true;
     }
-    const inner = new Lexer(this.src, this.depth + 1, ')');
-    inner.i = start;
-    const body = inner.run();
+    return false;
+  }
+
+  private record(type: SubstitutionType, body: ParsedCommand): void {
     this.substitutions.push({ type, body });
     for (const p of body.problems) {
       this.problem(p);
     }
+  }
+
+  /** Lex a nested body starting at `start` up to its matching ')'; returns the index after it. */
+  private nested(type: SubstitutionType, start: number): number {
+    if (this.tooDeep()) {
+      return this.src.length;
+    }
+    const inner = new Lexer(this.src, this.depth + 1, ')');
+    inner.i = start;
+    this.record(type, inner.run());
     return inner.i;
   }
 
   private backtick(start: number): number {
-    // The body runs to the next unescaped backtick; `\`` inside is a literal backtick of the body.
-    let body = '';
-    let j = start;
-    while (j < this.src.length && this.src[j] !== '`') {
-      if (this.src[j] === '\\' && j + 1 < this.src.length) {
-        body += this.src[j + 1];
-        j += 2;
-      } else {
-        body += this.src[j++];
-      }
-    }
-    if (j >= this.src.length) {
+    const { body, end, closed } = scanBacktick(this.src, start);
+    if (!closed) {
       this.problem('unterminated backtick');
     }
-    if (this.depth >= MAX_DEPTH) {
-      this.problem('substitutions nested too deeply');
-    } else {
-      const parsed = parseAt(body, this.depth + 1);
-      this.substitutions.push({ type: '`', body: parsed });
-      for (const p of parsed.problems) {
-        this.problem(p);
-      }
+    if (!this.tooDeep()) {
+      this.record('`', new Lexer(body, this.depth + 1, undefined).run());
     }
-    return Math.min(j + 1, this.src.length);
+    return end;
   }
 
-  /** `$…` at this.i (outside single quotes). Appends the raw text to the word and records substitutions. */
-  private dollar(): void {
+  /** `$…` at this.i (outside single quotes): a substitution, a variable, or a literal `$`. */
+  private dollar(q: boolean): void {
     const s = this.src;
     const start = this.i;
     const next = s[this.i + 1];
     if (next === '(') {
       const end = this.nested('$(', this.i + 2);
-      this.add(s.slice(start, end));
+      this.exp(s.slice(start, end));
       this.i = end;
     } else if (next === '{') {
-      let depth = 0;
-      let j = this.i + 1;
-      for (; j < s.length; j++) {
-        if (s[j] === '{') {
-          depth++;
-        } else if (s[j] === '}' && --depth === 0) {
-          break;
-        }
-      }
+      const j = scanBrace(s, this.i + 1);
       const body = s.slice(this.i + 2, j);
+      const end = Math.min(j + 1, s.length);
       if (j >= s.length) {
         this.problem('unterminated ${…}');
       }
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(body)) {
+      if (NAME.test(body)) {
+        this.word += s.slice(start, end);
+        this.inWord = true;
+        this.segs.push({ t: 'var', name: body, q });
+      } else {
         // ${x:-$(cmd)}, ${x@P} and the like can run code: read it as a substitution of unknown effect.
-        this.substitutions.push({ type: '${', body: parseAt(body, MAX_DEPTH) });
         this.problem('parameter expansion with operators');
+        if (!this.tooDeep()) {
+          this.record('${', new Lexer(body, this.depth + 1, undefined).run());
+        }
+        this.exp(s.slice(start, end));
       }
-      this.add(s.slice(start, Math.min(j + 1, s.length)));
-      this.i = Math.min(j + 1, s.length);
+      this.i = end;
     } else {
-      this.add('$');
-      this.i++;
+      const m = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9@*#?$!-]/.exec(s.slice(this.i + 1, this.i + 257));
+      if (m === null) {
+        this.lit('$', q);
+        this.i++;
+      } else if (NAME.test(m[0])) {
+        this.word += '$' + m[0];
+        this.inWord = true;
+        this.segs.push({ t: 'var', name: m[0], q });
+        this.i += 1 + m[0].length;
+      } else {
+        this.exp('$' + m[0]);
+        this.i += 2;
+      }
     }
   }
 
@@ -189,47 +248,24 @@ class Lexer {
     const end = this.src.indexOf("'", this.i + 1);
     if (end < 0) {
       this.problem('unterminated single quote');
-      this.add(this.src.slice(this.i + 1));
+      this.lit(this.src.slice(this.i + 1), true);
       this.i = this.src.length;
       return;
     }
-    this.add(this.src.slice(this.i + 1, end));
+    this.lit(this.src.slice(this.i + 1, end), true);
     this.i = end + 1;
   }
 
   private ansiC(): void {
     this.quoted = true;
-    // $'…': decode the common escapes so the denylist sees the real word; never allowed by a pattern.
+    // $'…': decode the escapes so the denylist sees the real word; never allowed by a pattern.
     this.problem("ANSI-C quoting $'…'");
-    let j = this.i + 2;
-    let out = '';
-    const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', e: '\x1b' };
-    while (j < this.src.length && this.src[j] !== "'") {
-      const c = this.src[j];
-      if (c === '\\' && j + 1 < this.src.length) {
-        const d = this.src[j + 1];
-        const hex = /^x([0-9a-fA-F]{1,2})/.exec(this.src.slice(j + 1, j + 4));
-        const oct = /^([0-7]{1,3})/.exec(this.src.slice(j + 1, j + 4));
-        if (hex) {
-          out += String.fromCharCode(parseInt(hex[1], 16));
-          j += 1 + hex[0].length;
-        } else if (oct) {
-          out += String.fromCharCode(parseInt(oct[1], 8));
-          j += 1 + oct[0].length;
-        } else {
-          out += map[d] ?? d;
-          j += 2;
-        }
-      } else {
-        out += c;
-        j++;
-      }
-    }
-    if (j >= this.src.length) {
+    const { text, end, closed } = decodeAnsiC(this.src, this.i + 2);
+    if (!closed) {
       this.problem('unterminated single quote');
     }
-    this.add(out);
-    this.i = Math.min(j + 1, this.src.length);
+    this.lit(text, true);
+    this.i = end;
   }
 
   private doubleQuoted(): void {
@@ -237,6 +273,9 @@ class Lexer {
     const s = this.src;
     this.i++;
     this.inWord = true;
+    if (this.segs.length === 0) {
+      this.segs.push({ t: 'lit', s: '', q: true });
+    }
     while (this.i < s.length) {
       const c = s[this.i];
       if (c === '"') {
@@ -245,34 +284,74 @@ class Lexer {
       }
       if (c === '\\' && this.i + 1 < s.length) {
         const d = s[this.i + 1];
-        if (d === '\n') {
-          // line continuation
-        } else if ('$`"\\'.includes(d)) {
-          this.add(d);
-        } else {
-          this.add(c + d);
+        if (d !== '\n') {
+          this.lit('$`"\\'.includes(d) ? d : c + d, true);
         }
         this.i += 2;
       } else if (c === '$') {
-        this.dollar();
+        this.dollar(true);
       } else if (c === '`') {
         const end = this.backtick(this.i + 1);
-        this.add(s.slice(this.i, end));
+        this.exp(s.slice(this.i, end));
         this.i = end;
       } else {
-        this.add(c);
-        this.i++;
+        const end = Math.max(plainEnd(s, this.i, SPECIAL_DQ), this.i + 1);
+        this.lit(s.slice(this.i, end), true);
+        this.i = end;
       }
     }
     this.problem('unterminated double quote');
   }
 
+  private operator(c: string, two: string, three: string): boolean {
+    if (two === '&&' || two === '||' || two === '|&' || two === ';;' || two === ';&') {
+      if (two === ';;' || two === ';&') {
+        this.problem(`operator "${two}"`);
+      }
+      this.endPart(two);
+      this.i += 2;
+    } else if (c === ';' || c === '|') {
+      this.endPart(c);
+      this.i++;
+    } else if (three === '&>>' || three === '<<<' || three === '<<-') {
+      if (three === '<<-') {
+        this.problem('here-document');
+      }
+      this.startRedirect(three);
+      this.i += 3;
+    } else if (['&>', '>>', '>|', '<>', '>&', '<&', '<<'].includes(two)) {
+      if (two === '<<') {
+        this.problem('here-document');
+      }
+      this.startRedirect(two);
+      this.i += 2;
+    } else if (c === '&') {
+      this.endPart('&');
+      this.i++;
+    } else if (c === '>' || c === '<') {
+      this.startRedirect(c);
+      this.i++;
+    } else if (c === '(' || c === ')') {
+      this.problem(c === '(' ? 'subshell or function definition' : 'unbalanced ")"');
+      this.endPart(c);
+      this.i++;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
   run(): ParsedCommand {
     const s = this.src;
     while (this.i < s.length) {
+      const plain = plainEnd(s, this.i, SPECIAL);
+      if (plain > this.i) {
+        this.lit(s.slice(this.i, plain), false);
+        this.i = plain;
+        continue;
+      }
       const c = s[this.i];
       const two = s.slice(this.i, this.i + 2);
-      const three = s.slice(this.i, this.i + 3);
       if (this.closer !== undefined && c === this.closer) {
         this.i++;
         this.endPart('');
@@ -289,7 +368,7 @@ class Lexer {
           this.i += 2;
         } else {
           this.quoted = true;
-          this.add(s[this.i + 1] ?? '');
+          this.lit(s[this.i + 1] ?? '', true);
           this.i += 2;
         }
       } else if (c === "'") {
@@ -302,52 +381,21 @@ class Lexer {
       } else if (c === '"') {
         this.doubleQuoted();
       } else if (c === '$') {
-        this.dollar();
+        this.dollar(false);
       } else if (c === '`') {
         const end = this.backtick(this.i + 1);
-        this.add(s.slice(this.i, end));
+        this.exp(s.slice(this.i, end));
         this.i = end;
       } else if (two === '<(' || two === '>(') {
         this.endWord();
         const end = this.nested(two, this.i + 2);
-        this.add(s.slice(this.i, end));
+        this.exp(s.slice(this.i, end));
         this.i = end;
       } else if (c === '#' && !this.inWord) {
         const nl = s.indexOf('\n', this.i);
         this.i = nl < 0 ? s.length : nl;
-      } else if (two === '&&' || two === '||' || two === '|&' || two === ';;' || two === ';&') {
-        if (two === ';;' || two === ';&') {
-          this.problem(`operator "${two}"`);
-        }
-        this.endPart(two);
-        this.i += 2;
-      } else if (c === ';' || c === '|') {
-        this.endPart(c);
-        this.i++;
-      } else if (three === '&>>' || three === '<<<' || three === '<<-') {
-        if (three === '<<-') {
-          this.problem('here-document');
-        }
-        this.startRedirect(three);
-        this.i += 3;
-      } else if (['&>', '>>', '>|', '<>', '>&', '<&', '<<'].includes(two)) {
-        if (two === '<<') {
-          this.problem('here-document');
-        }
-        this.startRedirect(two);
-        this.i += 2;
-      } else if (c === '&') {
-        this.endPart('&');
-        this.i++;
-      } else if (c === '>' || c === '<') {
-        this.startRedirect(c);
-        this.i++;
-      } else if (c === '(' || c === ')') {
-        this.problem(c === '(' ? 'subshell or function definition' : 'unbalanced ")"');
-        this.endPart(c);
-        this.i++;
-      } else {
-        this.add(c);
+      } else if (!this.operator(c, two, s.slice(this.i, this.i + 3))) {
+        this.lit(c, false);
         this.i++;
       }
     }
@@ -363,25 +411,7 @@ class Lexer {
   }
 }
 
-function parseAt(src: string, depth: number): ParsedCommand {
-  return new Lexer(src, depth, undefined).run();
-}
-
 /** Parse a command line. Never throws; see {@link ParsedCommand.problems} for what could not be read. */
 export function parseCommand(command: string): ParsedCommand {
-  return parseAt(typeof command === 'string' ? command : '', 0);
-}
-
-/** Whether any substitution (`$(…)`, backticks, `<(…)`, `>(…)`, `${…}` with operators) appears anywhere. */
-export function hasSubstitution(parsed: ParsedCommand): boolean {
-  return parsed.substitutions.length > 0;
-}
-
-/** Every simple command that would run, the line's own parts and those inside substitutions, depth first. */
-export function allParts(parsed: ParsedCommand): CommandPart[] {
-  const out: CommandPart[] = [...parsed.parts];
-  for (const sub of parsed.substitutions) {
-    out.push(...allParts(sub.body));
-  }
-  return out;
+  return new Lexer(typeof command === 'string' ? command : '', 0, undefined).run();
 }

@@ -1,74 +1,126 @@
-/** How the first words of a simple command read: wrappers such as `sudo` or `env` stripped, the verb found. */
-import type { CommandPart } from './shell';
+/**
+ * How the words of a simple command read once the shell is done with them: a literal word (quotes resolved; `~`,
+ * `~/…`, `$HOME` and the other variables the gate knows expanded by the gate itself), or "unreadable" when only
+ * running the line could tell (another variable, a substitution, a glob, brace expansion, `~user`).
+ */
+import type { CommandPart, Seg } from './shellSyntax';
 
-/** Commands that only run the command after them (their own options skipped by {@link stripWrappers}). */
-const WRAPPERS = new Set([
-  'sudo',
-  'doas',
-  'env',
-  'nice',
-  'ionice',
-  'nohup',
-  'time',
-  'command',
-  'builtin',
-  'exec',
-  'timeout',
-  'stdbuf',
-  'setsid',
-  'chrt',
-  'taskset',
-  'busybox',
-  'xargs',
-]);
-/** Wrapper options that take a value as the next word. */
-const WRAPPER_VALUE_OPTS: Readonly<Record<string, readonly string[]>> = {
-  sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'],
-  doas: ['-u', '-C'],
-  env: ['-u', '-C', '-S'],
-  nice: ['-n'],
-  ionice: ['-c', '-n', '-p'],
-  timeout: ['-s', '-k', '--signal', '--kill-after'],
-  xargs: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'],
-};
-export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash']);
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'yash']);
+
 export function basename(word: string): string {
   const i = word.lastIndexOf('/');
   return i >= 0 ? word.slice(i + 1) : word;
 }
 
-/** The words of a part with leading `VAR=value` assignments and wrapper commands (and their options) removed. */
-export function stripWrappers(words: readonly string[]): string[] {
-  let w = [...words];
-  for (let guard = 0; guard < 32 && w.length > 0; guard++) {
-    while (w.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0])) {
-      w = w.slice(1);
-    }
-    const verb = basename(w[0] ?? '');
-    if (!WRAPPERS.has(verb)) {
-      break;
-    }
-    w = w.slice(1);
-    const valued = WRAPPER_VALUE_OPTS[verb] ?? [];
-    while (w.length > 0 && (w[0].startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w[0]))) {
-      const opt = w[0];
-      w = w.slice(1);
-      if (opt === '--') {
-        break;
-      }
-      if (valued.includes(opt)) {
-        w = w.slice(1);
-      }
-    }
-    // `nice 10 cmd`, `timeout 5 cmd`: a bare number or duration before the command.
-    if ((verb === 'timeout' || verb === 'nice') && w.length > 1 && /^[0-9.]+[smhd]?$/.test(w[0])) {
-      w = w.slice(1);
-    }
-  }
-  return w;
+/** What the gate knows of the environment the command runs in. */
+export interface ShellEnv {
+  /** The user's home directory (for `~` and `$HOME`). */
+  readonly home?: string;
+  /** The working directory (for `$PWD`). */
+  readonly cwd?: string;
 }
 
-/** The verb of a part (basename of its first word after wrappers), or ''. */
-export function verbOf(part: CommandPart): string {
-  return basename(stripWrappers(part.words)[0] ?? '');
+export type WordReading = { readonly word: string } | { readonly why: string };
+
+const GLOB = /[*?[]/;
+
+function knownVar(name: string, env: ShellEnv): string | undefined {
+  if (name === 'HOME') {
+    return env.home;
+  }
+  if (name === 'PWD') {
+    return env.cwd;
+  }
+  return undefined;
+}
+
+/** Whether unquoted braces around an unquoted `,` or `..` make the word a brace expansion. */
+function braceExpands(chars: readonly { c: string; q: boolean }[]): boolean {
+  let open = -1;
+  for (let k = 0; k < chars.length; k++) {
+    const { c, q } = chars[k];
+    if (q) {
+      continue;
+    }
+    if (c === '{') {
+      open = k;
+    } else if (c === '}' && open >= 0) {
+      for (let m = open + 1; m < k; m++) {
+        if (!chars[m].q && (chars[m].c === ',' || (chars[m].c === '.' && chars[m + 1]?.c === '.' && !chars[m + 1].q))) {
+          return true;
+        }
+      }
+      open = -1;
+    }
+  }
+  return false;
+}
+
+/** One word's literal value, or why it has none. `segs` from the lexer; `raw` when a part was built by hand. */
+export function readWord(segs: readonly Seg[] | undefined, raw: string, env: ShellEnv): WordReading {
+  if (segs === undefined && /[$`]/.test(raw)) {
+    return { why: `the expansion in "${raw.slice(0, 60)}"` };
+  }
+  const pieces: readonly Seg[] = segs ?? [{ t: 'lit', s: raw, q: false }];
+  // Quoting matters below only for brace expansion: the per-character record is kept only when a brace is there.
+  const braces = pieces.some((x) => x.t === 'lit' && !x.q && x.s.includes('{'));
+  const chars: { c: string; q: boolean }[] = [];
+  let out = '';
+  const put = (text: string, q: boolean) => {
+    out += text;
+    if (braces) {
+      for (const c of text) {
+        chars.push({ c, q });
+      }
+    }
+  };
+  for (const [k, seg] of pieces.entries()) {
+    if (seg.t === 'exp') {
+      return { why: `the expansion ${seg.raw.slice(0, 40)}` };
+    }
+    if (seg.t === 'var') {
+      const v = knownVar(seg.name, env);
+      if (v === undefined) {
+        return { why: `the variable $${seg.name}` };
+      }
+      if (!seg.q && /[\s*?[{]/.test(v)) {
+        return { why: `the unquoted variable $${seg.name}, whose value would be split or globbed` };
+      }
+      put(v, true);
+      continue;
+    }
+    let s = seg.s;
+    if (!seg.q && k === 0 && s.startsWith('~')) {
+      const m = /^~([^/]*)/.exec(s)!;
+      if (m[1] !== '' || env.home === undefined) {
+        return { why: m[1] !== '' ? `the home directory ${m[0]}` : 'the home directory ~ (not known to the gate)' };
+      }
+      put(env.home, true);
+      s = s.slice(1);
+    }
+    if (!seg.q && GLOB.test(s)) {
+      return { why: `the glob pattern in "${raw.slice(0, 60)}"` };
+    }
+    if (!seg.q && /[=:]~/.test(s)) {
+      return { why: `the tilde after "=" or ":" in "${raw.slice(0, 60)}"` };
+    }
+    put(s, seg.q);
+  }
+  if (braces && braceExpands(chars)) {
+    return { why: `the brace expansion in "${raw.slice(0, 60)}"` };
+  }
+  return { word: out };
+}
+
+/** Every word of a part read literally, or the first reason one cannot be. */
+export function readWords(part: CommandPart, env: ShellEnv): { words: string[] } | { why: string } {
+  const words: string[] = [];
+  for (const [k, raw] of part.words.entries()) {
+    const r = readWord(part.segs?.[k], raw, env);
+    if ('why' in r) {
+      return r;
+    }
+    words.push(r.word);
+  }
+  return { words };
 }

@@ -137,13 +137,21 @@ describe('local gate: the decider', () => {
     assert.deepEqual(await b.decide(shell('rm -rf build')), { outcome: 'selected', optionId: 'allow' });
   });
 
-  it('settings that cannot be honoured allow nothing automatically, and say so', async () => {
-    const { gate, b, asks } = setup({ settings: { allow: ['execute:*'], builtinAllowExtras: ['no_such_bundle'] } });
+  it('a setting that cannot be honoured disables only itself, is named, and deny patterns keep refusing', async () => {
+    // Issue 18: one bad entry used to switch every deny pattern off (they were asked instead).
+    const { gate, b, asks, events } = setup({
+      settings: {
+        allow: ['execute:ls *', 'nokind:x'],
+        deny: ['execute:make*'],
+        builtinAllowExtras: ['no_such_bundle'],
+      },
+    });
     assert.ok(gate.configProblems().some((p) => p.includes('no_such_bundle')));
-    void b.decide(shell('ls'));
-    assert.equal(asks.length, 1);
-    assert.match(asks[0].gate!.reason, /settings have problems/);
+    assert.deepEqual(await b.decide(shell('ls -la')), { outcome: 'selected', optionId: 'allow' });
+    assert.match(events[0].decision.reason, /Settings ignored: .*no_such_bundle/);
+    assert.deepEqual(await b.decide(shell('make')), { outcome: 'selected', optionId: 'reject' });
     assert.deepEqual(await b.decide(shell('rm -rf /')), { outcome: 'selected', optionId: 'reject' });
+    assert.equal(asks.length, 0);
     b.dispose();
   });
 
@@ -250,16 +258,16 @@ describe('local gate: session state', () => {
 });
 
 describe('local gate: grant choices', () => {
-  it('offers exact, verb, tool and always for a plain git command; applying verb adds it and answers allow_once', async () => {
+  it('offers exact, verb and always (no "every execute call") for a plain git command; applying verb adds it and answers allow_once', async () => {
     const { gate, b, asks } = setup();
     const pending = b.decide(shell('git status'));
     const choices = grantChoices(gate, asks[0].request);
     assert.deepEqual(
       choices.map((c) => c.id),
-      ['exact', 'verb', 'tool', 'always'],
+      ['exact', 'verb', 'always'],
     );
     assert.deepEqual(choices[1].grant, { scope: 'verb', verb: 'git' });
-    assert.equal(choices[3].pattern, 'execute:git status');
+    assert.equal(choices[2].pattern, 'execute:git status');
     assert.deepEqual(applyGrantChoice(gate, asks[0], choices[1]), { sent: true, optionId: 'allow' });
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'allow' });
     assert.deepEqual(gate.grants, [{ scope: 'verb', verb: 'git' }]);
@@ -269,13 +277,14 @@ describe('local gate: grant choices', () => {
 
   it('no verb choice when no verb is safely extractable; no always for a compound line', () => {
     const { gate } = setup();
+    // Issue 18: "every execute call" is no longer offered, and no pattern covers a command behind `sudo`.
     assert.deepEqual(
       grantChoices(gate, shell('ls; make')).map((c) => c.id),
-      ['exact', 'tool'],
+      ['exact'],
     );
     assert.deepEqual(
       grantChoices(gate, shell('sudo make')).map((c) => c.id),
-      ['exact', 'tool', 'always'],
+      ['exact'],
     );
   });
 

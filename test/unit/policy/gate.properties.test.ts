@@ -204,7 +204,7 @@ describe('local gate: properties of decide', () => {
         const parts = [first, ...rest.map(([, p]) => p)];
         const line = first + rest.map(([o, p]) => o + p).join('');
         const d = decide({
-          request: { kind: 'execute', command: line },
+          request: { kind: 'execute', command: line, cwd: ROOT },
           mode: 'allow',
           config: { roots: [ROOT], allow: ['execute:ls *'], builtinAllow: false },
         });

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { GateConfigError, decide, gateConfigProblems, type GateConfig, type GateInput } from '../../../src/policy';
+import { decide, gateConfigProblems, type GateConfig, type GateInput } from '../../../src/policy';
 
 const ROOT = '/work/repo';
 const cfg = (over: Partial<GateConfig> = {}): GateConfig => ({ roots: [ROOT], ...over });
-const run = (command: string) => ({ kind: 'execute', command, title: command });
+const run = (command: string) => ({ kind: 'execute', command, title: command, cwd: ROOT });
 const read = (path: string) => ({ kind: 'read', paths: [{ path, access: 'read' as const }] });
 const edit = (path: string) => ({ kind: 'edit', paths: [{ path, access: 'write' as const }] });
 function gate(request: GateInput['request'], over: Partial<GateInput> = {}) {
@@ -71,8 +71,9 @@ describe('local gate: decide, rule by rule', () => {
         decide({ request: { kind: 'switch_mode', title: 'Ready to code?' }, mode: 'ask', config }).rule,
         'mode',
       );
+      // `make` runs what the Makefile says: no wildcard pattern covers it, so yolo's mode allows it.
       const after = decide({ request: run('make'), mode: 'yolo', config, session: { planRecorded: true } });
-      assert.equal(brief(after), 'allow/allow-pattern');
+      assert.equal(brief(after), 'allow/mode');
     });
   });
 
@@ -162,8 +163,10 @@ describe('local gate: decide, rule by rule', () => {
       assert.equal(brief(gate(read('relative/a.ts'))), 'ask/path-scope');
     });
 
-    it('acceptEdits lets out-of-scope writes through; yolo lets everything through', () => {
-      assert.equal(brief(gate(edit('/tmp/x'), { mode: 'acceptEdits' })), 'allow/mode');
+    it('acceptEdits allows edits inside the scope only; yolo lets everything through', () => {
+      // Issue 18: acceptEdits used to write anywhere (~/.profile, /etc/hosts).
+      assert.equal(brief(gate(edit('/tmp/x'), { mode: 'acceptEdits' })), 'ask/path-scope');
+      assert.equal(brief(gate(edit(`${ROOT}/x`), { mode: 'acceptEdits' })), 'allow/mode');
       assert.equal(brief(gate(read('/tmp/x'), { mode: 'acceptEdits' })), 'ask/path-scope');
       assert.equal(brief(gate(read('/tmp/x'), { mode: 'yolo' })), 'allow/mode');
       assert.equal(brief(gate(edit('/tmp/x'), { mode: 'yolo' })), 'allow/mode');
@@ -176,7 +179,8 @@ describe('local gate: decide, rule by rule', () => {
       assert.deepEqual(d, {
         verdict: 'allow',
         rule: 'allow-pattern',
-        reason: 'Allowed by the pattern "execute:ls *" from the built-in read_only bundle.',
+        reason:
+          'Allowed by the built-in read_only bundle\'s specification of "ls" (only its listed options, paths inside the scope).',
         pattern: 'execute:ls *',
       });
       assert.equal(brief(gate(run('ls -la'), { config: cfg({ builtinAllow: false }) })), 'ask/mode');
@@ -208,17 +212,10 @@ describe('local gate: decide, rule by rule', () => {
 
     it('a substitution, an unreadable line or an output redirection is never allowed by a pattern', () => {
       const config = cfg({ allow: ['execute:*'] });
-      for (const c of [
-        'echo $(id)',
-        'echo `id`',
-        'cat <(ls)',
-        "echo 'open",
-        'ls > out.txt',
-        'echo x >> ~/.bashrc',
-        '(ls)',
-      ]) {
-        assert.equal(brief(decide({ request: run(c), mode: 'ask', config })), 'ask/mode', c);
+      for (const c of ['echo $(id)', 'echo `id`', 'cat <(ls)', "echo 'open", 'echo x >> ~/.bashrc', '(ls)']) {
+        assert.equal(brief(decide({ request: run(c), mode: 'ask', config })), 'ask/unreadable', c);
       }
+      assert.equal(brief(decide({ request: run('ls > out.txt'), mode: 'ask', config })), 'ask/mode');
       assert.equal(brief(decide({ request: run('ls 2>/dev/null 2>&1'), mode: 'ask', config })), 'allow/allow-pattern');
     });
 
@@ -251,14 +248,14 @@ describe('local gate: decide, rule by rule', () => {
       assert.match(gate(run('git status'), { session: verb }).reason, /every "git" command/);
       assert.equal(brief(gate(run('git status; make'), { session: verb })), 'ask/mode');
       assert.equal(brief(gate(run('FOO=1 git status'), { session: verb })), 'ask/mode');
-      assert.equal(brief(gate(run('git log $(rm x)'), { session: verb })), 'ask/mode');
+      assert.equal(brief(gate(run('git log $(rm x)'), { session: verb })), 'ask/unreadable');
       assert.equal(brief(gate(run('git log > out'), { session: verb })), 'ask/mode');
       // An exact grant covers exactly the line the user approved, compound or not, but never a substitution.
       const line = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'npm ci && make' }] };
       assert.equal(brief(gate(run('  npm ci && make '), { session: line })), 'allow/grant');
       assert.equal(brief(gate(run('npm ci && make && rm x'), { session: line })), 'ask/mode');
       const sub = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'echo $(id)' }] };
-      assert.equal(brief(gate(run('echo $(id)'), { session: sub })), 'ask/mode');
+      assert.equal(brief(gate(run('echo $(id)'), { session: sub })), 'ask/unreadable');
       const exact = { grants: [{ scope: 'exact' as const, kind: 'execute', key: 'make test' }] };
       assert.equal(brief(gate(run('make test'), { session: exact })), 'allow/grant');
       assert.equal(brief(gate(run('make test2'), { session: exact })), 'ask/mode');
@@ -304,14 +301,37 @@ describe('local gate: decide, rule by rule', () => {
   });
 
   describe('configuration errors', () => {
-    it('an unknown bundle name throws GateConfigError naming it and the known ones; never a silent no-op', () => {
-      const config = cfg({ builtinAllowExtras: ['dev_tool'] });
+    it('an unknown bundle name disables only itself and is named, in the problems and in every reason', () => {
+      // Issue 18: a bad entry used to make the whole configuration unusable, so deny patterns stopped refusing.
+      const config = cfg({
+        builtinAllowExtras: ['dev_tool'],
+        deny: ['execute:make*'],
+        policy: { execute: 'auto_deny' },
+      });
       assert.deepEqual(gateConfigProblems(config), [
         'unknown allow bundle "dev_tool" (known: core_agent_tools, dev_tools, read_only)',
       ]);
-      assert.throws(
-        () => gate(run('ls'), { config }),
-        (e: unknown) => e instanceof GateConfigError && /dev_tool/.test(e.message),
+      const d = gate(run('ls'), { config });
+      assert.equal(brief(d), 'allow/allow-pattern');
+      assert.match(d.reason, /Settings ignored: unknown allow bundle "dev_tool"/);
+      assert.equal(brief(gate(run('make'), { config })), 'deny/deny-pattern');
+      assert.equal(brief(gate(run('cargo build'), { config })), 'deny/policy');
+    });
+
+    it('a malformed pattern or policy key disables only itself: deny patterns and auto_deny keep refusing', () => {
+      const config = cfg({
+        allow: ['read_file:**'],
+        deny: ['', 'execute:make*'],
+        policy: { execute: 'auto_denyy', default: 'auto_allow' },
+      });
+      assert.equal(brief(gate(run('make'), { config })), 'deny/deny-pattern');
+      // The malformed `execute` key asks rather than falling through to the looser default.
+      assert.equal(brief(gate(run('cargo build'), { config })), 'ask/mode');
+      assert.equal(brief(gate(run('ls'), { config })), 'allow/allow-pattern');
+      assert.equal(brief(gate(run('ls'), { config: cfg({ builtinAllow: 'no' as unknown as boolean }) })), 'ask/mode');
+      assert.equal(
+        brief(gate(run('ls'), { config: cfg({ requirePlan: 'yes' as unknown as boolean }) })),
+        'deny/plan-first',
       );
     });
 

@@ -29,9 +29,11 @@ const planExit: OptionLike[] = [
 
 describe('local gate: answers, verbs, grants and bundles', () => {
   describe('gateOutcome', () => {
-    it('deny answers with the first reject_* option offered, else cancelled', () => {
+    it('deny answers with the first reject_once offered, else the first reject_always, else cancelled', () => {
       assert.deepEqual(gateOutcome({ verdict: 'deny' }, claude), { outcome: 'selected', optionId: 'reject' });
-      assert.deepEqual(gateOutcome({ verdict: 'deny' }, codex), {
+      // Issue 18: codex offers "Block Host" (reject_always) before "Reject": a refusal must not block the host for good.
+      assert.deepEqual(gateOutcome({ verdict: 'deny' }, codex), { outcome: 'selected', optionId: 'reject_once' });
+      assert.deepEqual(gateOutcome({ verdict: 'deny' }, codex.slice(0, 3)), {
         outcome: 'selected',
         optionId: 'apply_network_policy_amendment:1',
       });
@@ -69,8 +71,21 @@ describe('local gate: answers, verbs, grants and bundles', () => {
   describe('extractVerb', () => {
     it('gives the verb of one plain command', () => {
       assert.equal(extractVerb('git status'), 'git');
-      assert.equal(extractVerb('  npm run test -- --grep x'), 'npm');
-      assert.equal(extractVerb('make'), 'make');
+      assert.equal(extractVerb('  grep -n x src'), 'grep');
+    });
+
+    it('gives no verb for interpreters, package runners, shells and wrappers (issue 18: only exact grants)', () => {
+      for (const c of [
+        'npm run test -- --grep x',
+        'npx x',
+        'node a.js',
+        'python3 x.py',
+        'make',
+        'cargo run',
+        'curl x',
+      ]) {
+        assert.equal(extractVerb(c), undefined, c);
+      }
     });
 
     it('gives nothing when the verb is not safely extractable', () => {
@@ -172,7 +187,8 @@ describe('local gate: answers, verbs, grants and bundles', () => {
       assert.equal(v('git branch -D main'), 'deny');
       assert.equal(v('git tag -d v1'), 'deny');
       assert.equal(v('git remote add x y'), 'deny');
-      assert.equal(v('git log --output=/etc/x'), 'deny');
+      assert.notEqual(v('git log --output=/etc/x'), 'allow');
+      assert.notEqual(v('git log --output=x'), 'allow');
     });
   });
 });

@@ -82,7 +82,7 @@ describe('local grants through the inbox', () => {
     const item = inbox.all()[0];
     const inFlight = inbox.beginAnswer(item.key, 'reject');
     assert.equal(inFlight.ok, true);
-    const tool = grantChoices(gate, asks[0].request).find((c) => c.id === 'tool')!;
+    const tool = grantChoices(gate, asks[0].request).find((c) => c.id === 'verb')!;
     assert.deepEqual(await applyGrantChoiceVia(gate, asks[0], tool, viaInbox(asks[0])), {
       sent: false,
       reason: 'closed',
