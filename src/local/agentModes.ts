@@ -1,7 +1,7 @@
 /**
  * The agent's own session modes (ACP `session/new` `modes`, `session/set_mode`, `current_mode_update`) read against
- * the gate. The gate decides only what the agent asks about, so the agent is kept in a mode where it asks: its
- * asking mode (`default`, opencode's `build`) for every gate mode but plan, and its `plan` mode for plan. A mode in
+ * the gate. The gate decides only what the agent asks about, so the agent is kept in the mode where it asks about
+ * everything: its asking mode (`default`, opencode's `build`), whatever the gate's mode. A mode in
  * which the agent approves things itself (claude's `acceptEdits`/`bypassPermissions`/`dontAsk`, gemini's
  * `autoEdit`/`yolo`, qwen's `auto-edit`/`auto`/`yolo`, codex's `full-access`, ...) is never sent: the gate's own
  * acceptEdits, allow and yolo modes do that job and still see (and refuse) what they must.
@@ -44,23 +44,17 @@ export function modeAsks(id: string | undefined): boolean {
 }
 
 /**
- * The agent mode to send for a gate mode, among `offered` (ids): plan for plan when offered, else the asking mode.
- * Undefined when nothing fitting is offered (then nothing is sent).
+ * The agent mode to send for a gate mode, among `offered` (ids): always its asking mode, plan included (the gate
+ * refuses what plan does not allow, and sees it: an agent in its own plan mode would refuse unseen). Undefined when
+ * it offers none (then nothing is sent).
  */
-export function agentModeFor(gate: GateMode, offered: readonly string[]): string | undefined {
-  if (gate === 'plan') {
-    const plan = offered.find((m) => agentModeClass(m) === 'plan');
-    if (plan !== undefined) {
-      return plan;
-    }
-  }
+export function agentModeFor(_gate: GateMode, offered: readonly string[]): string | undefined {
   return offered.find((m) => agentModeClass(m) === 'asks');
 }
 
-/** Whether `id` may be sent to an agent at all (an entry's `defaultMode` included). */
+/** Whether `id` may be sent to an agent at all (an entry's `defaultMode` included): only its asking mode. */
 export function sendableMode(id: string): boolean {
-  const c = agentModeClass(id);
-  return c === 'asks' || c === 'plan';
+  return agentModeClass(id) === 'asks';
 }
 
 /** The mode the agent reports, for the tree: its id, its name when it gave one, and whether it asks in it. */
@@ -112,17 +106,17 @@ export class AgentModeTracker {
     return { id: this.current, ...(name !== undefined ? { name } : {}), kind, asks: modeAsks(this.current) };
   }
 
-  /** The entry's `defaultMode`: what becomes of it (it is never sent as such; the gate's mode decides). */
+  /** The entry's `defaultMode`: it sets the gate's first mode and is never sent as such (the agent keeps asking). */
   noteDefaultMode(wanted: string | undefined): void {
     if (wanted !== undefined && !sendableMode(wanted)) {
       this.log(
-        `[fountain] ${this.agentName}: defaultMode ${JSON.stringify(wanted)} is not sent (in it the agent does not ask, ` +
-          'or nobody checked that it does); the agent stays in a mode where it asks',
+        `[fountain] ${this.agentName}: defaultMode ${JSON.stringify(wanted)} is not sent to the agent (the gate ` +
+          'takes the mode; the agent stays in the mode where it asks)',
       );
     }
   }
 
-  /** The gate's mode is `mode` now: the agent goes to its asking (or plan) mode when it is not there. */
+  /** The gate's mode is `mode` now: the agent goes to its asking mode when it is not there. */
   async sync(mode: GateMode): Promise<void> {
     this.gateMode = mode;
     const target = agentModeFor(mode, this.modeIds);

@@ -5,7 +5,7 @@
  * never exit on stdin EOF, so waiting long for that only delays Stop).
  *
  * What makes each ask (checked against the published agents on a scripted model, see test/integration/presets*):
- * - claude-agent-acp: its `default` mode asks for every command, edit and fetch (it reads workspace files unasked).
+ * - claude-agent-acp: its `default` mode (where it is kept, see agentModes.ts) asks for every command, edit and fetch (it reads workspace files unasked).
  * - gemini: `--approval-mode default` (a user's settings may default to yolo or auto_edit otherwise).
  * - codex-acp: `-c approval_policy="untrusted"` asks for every command and patch, except the commands codex itself
  *   deems safe and read-only (ls, cat, grep, ...), which it runs unasked, anywhere on disk; the sandbox

@@ -77,9 +77,9 @@ function grantRow(s: ManagedSession, g: Grant): SessionRow {
   };
 }
 
-/** Whether the agent's own mode is the one that fits the gate's (plan for plan, its asking mode otherwise). */
+/** Whether the agent's own mode is the expected one: its asking mode (its own plan mode too while the gate plans). */
 function agentModeFits(gate: GateMode, agent: AgentModeInfo): boolean {
-  return agent.kind === (gate === 'plan' ? 'plan' : 'asks');
+  return agent.kind === 'asks' || (gate === 'plan' && agent.kind === 'plan');
 }
 
 /** The agent half of the mode: undefined when it fits the gate's (nothing to add), else words for the tree. */
