@@ -1,3 +1,4 @@
+// Runs after localAgents.test.ts (files load in name order): that suite checks that activation loaded no local bundle.
 // Start Local Agent, a mode change that allows more, and Send Prompt act only on a user gesture: called with
 // arguments alone (what a keybinding, a `command:` link or another extension can do) they show their prompt with the
 // argument preselected or prefilled, and nothing happens until the user accepts it. The prompts are the real ones,
