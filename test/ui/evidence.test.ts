@@ -84,26 +84,4 @@ describe("UI: evidence before the click (the sandbox's current file and the agen
     );
     assert.deepEqual(await server.answersFor(id), [], 'reading the evidence answered nothing');
   });
-
-  it('a sandbox that answers 503 with Retry-After is one sentence in the details; Open Diff falls back', async () => {
-    const { page } = wb;
-    const id = await editRequest('Unavailable', 'ev-down.txt', 'the old words\n', 'the new words');
-    await server.control('POST', `/sandboxes/${id}`, { state: 'unavailable', retry_after: 42 });
-    await clickNotificationButton(page, 'ev-down.txt', 'Details');
-    const editor = page.locator('.editor-group-container.active .editor-instance .view-lines').first();
-    const sentence = 'The sandbox is unavailable right now; the server says to try again in 42 seconds.';
-    await until('the sentence in the details', async () =>
-      // Wrapped lines are separate elements: compare without any whitespace.
-      (await textOf(editor)).replace(/\s+/g, '').includes(sentence.replace(/\s+/g, '')),
-    );
-    await titleAction(page, 'Open Diff').click({ timeout: 20_000 });
-    const diff = page.locator('.editor-group-container.active .monaco-diff-editor');
-    await until("the agent's old text beside the proposed one", async () => {
-      const text = await textOf(diff);
-      return text.includes('the old words') && text.includes('the new words');
-    });
-    const reads = (await sandboxReads(server)).filter((r) => r.status === 503);
-    assert.ok(reads.length >= 2, 'git-status and file were both asked and both answered 503');
-    assert.equal(await page.locator('.notifications-toasts .notification-toast', { hasText: 'sandbox' }).count(), 0);
-  });
 });
