@@ -8,6 +8,7 @@ import { Emitter, type Event } from '../domain/events';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, resolveAgentCommand, type SourceEnv } from './launch';
+import { confine, type Confinement, type SandboxRequest } from './sandbox/confine';
 import { normalizePermissionRequest } from './requestShape';
 import {
   PermissionBroker,
@@ -43,6 +44,8 @@ export interface LocalSessionOptions {
   /** How long initialize + session/new may take. Default 60 s. */
   readonly startTimeoutMs?: number;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** The OS sandbox of each start (read again on Restart); none: the agent runs unconfined (src/local/sandbox). */
+  readonly sandbox?: () => SandboxRequest;
 }
 
 /** How a session ended when nobody asked it to: the exit and the last stderr lines (show them inert). */
@@ -97,6 +100,7 @@ export class LocalAgentSession {
   private stopping: Promise<void> | undefined;
   private readonly openRequestIds = new Map<PendingAsk['id'], acp.JsonRpcId | undefined>();
   private modes: acp.SessionModeState | null | undefined;
+  private _confinement: Confinement = { sandboxed: false, reason: 'not_requested' };
 
   private constructor(readonly options: LocalSessionOptions) {
     this.broker = new PermissionBroker({
@@ -142,6 +146,10 @@ export class LocalAgentSession {
   get pid(): number | undefined {
     return this.proc?.pid;
   }
+  /** How the agent is confined: its sandbox plan, or why it runs without one. */
+  get confinement(): Confinement {
+    return this._confinement;
+  }
   /** Modes the agent offered at session/new (null when it offers none). */
   get availableModes(): readonly acp.SessionMode[] {
     return this.modes?.availableModes ?? [];
@@ -176,7 +184,9 @@ export class LocalAgentSession {
     const { spec, cwd } = this.options;
     const env = buildAgentEnv(this.options.sourceEnv ?? process.env, spec.env);
     const command = await resolveAgentCommand(spec, env);
+    const confinement = (this._confinement = await confine(this.options.sandbox?.(), { ...spec, command, cwd, env }));
     const proc = await AgentProcess.spawn({
+      ...(confinement.sandboxed ? { sandbox: confinement.wrap } : {}),
       command,
       args: spec.args,
       cwd,
@@ -186,7 +196,8 @@ export class LocalAgentSession {
       onStderrLine: (line) => this.log(line),
     });
     this.proc = proc;
-    this.log(`[fountain] started ${spec.name} (${command}) as process group ${proc.pid} in ${cwd}`);
+    const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
+    this.log(`[fountain] started ${spec.name} (${command}) ${how} as process group ${proc.pid} in ${cwd}`);
     // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
     // connection aborts their handlers (which would read as the agent withdrawing them).
     const tapped = tapStreams(proc.input, proc.output, this.options.onWire, () => this.agentGone());
