@@ -11,6 +11,7 @@ import { joinWindows, sharedCursors } from './platform/windows';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
 import type { ManagedSession } from './localui/manager';
+import { extensionStoragePaths } from './localui/sandboxSettings';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import type { ExtraAnswerChoices } from './ui/answerChoices';
@@ -107,8 +108,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     folderName: s.folder.name,
     ...(s.spec.runtime !== undefined ? { runtime: s.spec.runtime } : {}),
     status: s.status,
+    ...(s.session.confinement.sandboxed ? { sandbox: { ...s.session.confinement.plan } } : {}),
   });
-  const local = (localAgents = new LocalAgents({ log, ask: (s, a) => localSource.ask(sessionInfo(s), a) }));
+  const local = (localAgents = new LocalAgents({
+    log,
+    ask: (s, a) => localSource.ask(sessionInfo(s), a),
+    storagePaths: extensionStoragePaths(context),
+  }));
   subs.push(local, ...local.register(), answers.add(localSource));
   subs.push(
     local.onDidChangeSessions(() => {

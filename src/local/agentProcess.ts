@@ -5,11 +5,14 @@
  * A watchdog (a `/bin/sh` in a group of its own, holding a pipe from this process) ends the group when this process
  * dies without stopping it (the extension host killed: no deactivate, no exit hook); some agents never exit on stdin
  * EOF, so nothing else would end them.
+ * With a sandbox wrapper the process is the wrapper (`bwrap … -- command args`): bubblewrap runs the agent in a PID
+ * namespace of its own with `--die-with-parent`, so ending the wrapper's group (stop, watchdog) ends the agent too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { Emitter, type Event } from '../domain/events';
+import type { SandboxWrapper } from './sandbox/confine';
 
 export interface AgentProcessOptions {
   /** An absolute path (see resolveAgentCommand). */
@@ -24,6 +27,15 @@ export interface AgentProcessOptions {
   readonly onStderrLine?: (line: string) => void;
   /** How many stderr lines to keep for {@link AgentProcess.stderrTail}. Default 40. */
   readonly tailLines?: number;
+  /** Runs `sandbox.command …sandbox.prefix command …args` instead (the prefix ends with the wrapper's `--`). */
+  readonly sandbox?: SandboxWrapper;
+}
+
+/** The program and argv actually spawned: the command itself, or its sandbox wrapper around it. */
+export function spawnLine(opts: Pick<AgentProcessOptions, 'command' | 'args' | 'sandbox'>): [string, string[]] {
+  return opts.sandbox
+    ? [opts.sandbox.command, [...opts.sandbox.prefix, opts.command, ...opts.args]]
+    : [opts.command, [...opts.args]];
 }
 
 export interface AgentExit {
@@ -150,7 +162,8 @@ export class AgentProcess {
 
   /** Spawns the agent; rejects (with the OS error) when it cannot start, e.g. a missing cwd. */
   static spawn(opts: AgentProcessOptions): Promise<AgentProcess> {
-    const child = spawn(opts.command, [...opts.args], {
+    const [command, args] = spawnLine(opts);
+    const child = spawn(command, args, {
       cwd: opts.cwd,
       env: { ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],

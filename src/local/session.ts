@@ -10,6 +10,7 @@ import { AgentModeTracker, modeOption, type AgentModeInfo } from './agentModes';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
+import { confine, type Confinement, type SandboxRequest } from './sandbox/confine';
 import { normalizePermissionRequest } from './requestShape';
 import {
   PermissionBroker,
@@ -47,6 +48,8 @@ export interface LocalSessionOptions {
   /** How long initialize + session/new may take. Default 60 s. */
   readonly startTimeoutMs?: number;
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** The OS sandbox of each start (read again on Restart); none: the agent runs unconfined (src/local/sandbox). */
+  readonly sandbox?: () => SandboxRequest;
 }
 
 /** How a session ended when nobody asked it to: the exit and the last stderr lines (show them inert). */
@@ -104,6 +107,7 @@ export class LocalAgentSession {
   /** The agent reported (or accepted) another mode of its own. */
   readonly onDidChangeAgentMode: Event<void> = this._onDidChangeAgentMode.event;
   private readonly modes: AgentModeTracker;
+  private _confinement: Confinement = { sandboxed: false, reason: 'not_requested' };
 
   private constructor(readonly options: LocalSessionOptions) {
     this.broker = new PermissionBroker({
@@ -157,6 +161,10 @@ export class LocalAgentSession {
   get pid(): number | undefined {
     return this.proc?.pid;
   }
+  /** How the agent is confined: its sandbox plan, or why it runs without one. */
+  get confinement(): Confinement {
+    return this._confinement;
+  }
   /** The mode ids the agent offered at session/new. */
   get availableModes(): readonly string[] {
     return this.modes.modeIds;
@@ -200,7 +208,9 @@ export class LocalAgentSession {
     const source = this.options.sourceEnv ?? process.env;
     const env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
     const command = await resolveAgentCommand(spec, env);
+    const confinement = (this._confinement = await confine(this.options.sandbox?.(), { ...spec, command, cwd, env }));
     const proc = await AgentProcess.spawn({
+      ...(confinement.sandboxed ? { sandbox: confinement.wrap } : {}),
       command,
       args: spec.args,
       cwd,
@@ -210,7 +220,8 @@ export class LocalAgentSession {
       onStderrLine: (line) => this.log(line),
     });
     this.proc = proc;
-    this.log(`[fountain] started ${spec.name} (${command}) as process group ${proc.pid} in ${cwd}`);
+    const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
+    this.log(`[fountain] started ${spec.name} (${command}) ${how} as process group ${proc.pid} in ${cwd}`);
     // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
     // connection aborts their handlers (which would read as the agent withdrawing them).
     const tapped = tapStreams(proc.input, proc.output, this.options.onWire, () => this.agentGone());

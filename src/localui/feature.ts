@@ -16,6 +16,7 @@ import type { FlowAnswer } from './grantPicks';
 import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
 import type { LocalGroupExtras } from '../ui/sessionRows';
+import { readSandboxRequest } from './sandboxSettings';
 
 /**
  * The session manager, commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local
@@ -31,6 +32,8 @@ export interface LocalAgentsOptions {
   readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
   readonly load?: () => LocalModule;
   readonly askTimeoutSec?: number;
+  /** The extension's own storage folders: never visible to a sandboxed agent. */
+  readonly storagePaths?: readonly string[];
 }
 
 export class LocalAgents extends Disposable {
@@ -55,6 +58,7 @@ export class LocalAgents extends Disposable {
       ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
       gateSettings: readLocalGateSettings,
       roots: workspaceRoots,
+      sandbox: () => readSandboxRequest(opts.storagePaths ?? []),
     };
     this.log = log;
     // Each session's gate follows the settings, the workspace folders and trust as they change.

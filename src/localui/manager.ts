@@ -16,6 +16,7 @@ import type {
   PendingAsk,
 } from '../local';
 import type { SourceEnv } from '../local/launch';
+import type { SandboxRequest } from '../local/sandbox';
 import type { WireDirection } from '../local/wire';
 
 /** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
@@ -58,6 +59,8 @@ export interface LocalManagerDeps {
   readonly gateSettings?: () => LocalGateSettings;
   /** The workspace folders (absolute): read + write for the gate. Default: the session's own folder. */
   readonly roots?: () => readonly string[];
+  /** The OS sandbox of each agent start (src/localui/sandboxSettings.ts). Default: none. */
+  readonly sandbox?: () => SandboxRequest;
 }
 
 let nextId = 1;
@@ -240,6 +243,7 @@ export class LocalSessionManager extends Disposable {
           }
         },
         sourceEnv: this.sourceEnv,
+        ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
         ...(this.wireTap ? { onWire: (d: WireDirection, line: string) => this.wireTap?.(owner?.id, d, line) } : {}),
         log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
         ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),

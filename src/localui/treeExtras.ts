@@ -7,6 +7,7 @@ import type { AgentAsking, AgentModeInfo, GateMode, Grant } from '../local';
 import { inertBlockShort, inertLabel, inertLine } from '../ui/display';
 import type { LocalGroupExtras, SessionRow } from '../ui/sessionRows';
 import type { ManagedSession } from './manager';
+import { sandboxRow } from './sandboxRow';
 
 /** The contextValue of a grant row (package.json: the Revoke Grant inline action). */
 export const GRANT_ROW_CONTEXT = 'fountainLocalGrant;';
@@ -131,6 +132,6 @@ export function sessionExtras(s: ManagedSession): LocalGroupExtras {
       ].join('\n'),
       warning: mode === 'yolo' || blind,
     },
-    rows: s.gate.grants.map((g) => grantRow(s, g)),
+    rows: [sandboxRow(s), ...s.gate.grants.map((g) => grantRow(s, g))],
   };
 }

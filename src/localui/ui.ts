@@ -15,11 +15,13 @@ import type { LocalGroupExtras } from '../ui/sessionRows';
 import { grantPicks } from './grantPicks';
 import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
+import { SandboxStatus } from './sandboxStatus';
 
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;
   readonly gate: GateCommands;
   readonly yolo: YoloWarning;
+  readonly unsandboxed: SandboxStatus;
   readonly transcripts: TranscriptDocuments;
   readonly watch: GateWatch;
   /** A session's gate mode and grants, for its tree group. */
@@ -40,10 +42,12 @@ export function createLocalUi(
   const watch = new GateWatch(manager, log);
   const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s));
   const yolo = new YoloWarning(manager);
+  const unsandboxed = new SandboxStatus(manager);
   return {
     commands,
     gate,
     yolo,
+    unsandboxed,
     transcripts,
     watch,
     treeExtras: sessionExtras,
@@ -51,6 +55,7 @@ export function createLocalUi(
     grantPicks,
     dispose: () => {
       yolo.dispose();
+      unsandboxed.dispose();
       watch.dispose();
       commands.dispose();
       transcripts.dispose();

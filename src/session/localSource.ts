@@ -18,6 +18,8 @@ import {
   type ToolLocation,
 } from '../domain/model';
 import type { AskClose, PendingAsk, PolicyMatch } from '../local';
+import { outsideSandbox, type SandboxScope } from '../local/sandbox/scope';
+import { gateRequestFrom } from '../policy';
 import { DiffContentSchema, LocationSchema, TextContentSchema } from '../protocol/schema';
 import type { AnswerSource } from './answerRouter';
 import { isLocalSource, localSourceId } from './localKey';
@@ -31,6 +33,8 @@ export interface LocalSessionInfo {
   readonly runtime?: string;
   /** starting | idle | running | waiting | exited | stopped */
   readonly status: string;
+  /** The session's sandbox (its plan), when it runs in one: a request it would refuse says so. */
+  readonly sandbox?: SandboxScope & { readonly cwd: string };
 }
 
 /** Why a local request was asked: the local policy key that said `ask`. */
@@ -38,8 +42,37 @@ export interface LocalProvenance {
   readonly agentName: string;
   readonly policyKey: string | null;
   readonly matchedBy: PolicyMatch;
-  /** The local gate's rule and reason, when a gate asked (a rule other than `mode` asked by itself). */
+  /**
+   * The local gate's rule and reason, when a gate asked (a rule other than `mode` asked by itself); rule `sandbox`
+   * when the request names a path the session's sandbox would refuse (the reason then says so, and what to do).
+   */
   readonly gate?: { readonly rule: string; readonly reason: string };
+}
+
+/**
+ * The sentence a request of a sandboxed session gets when one of its paths lies outside the sandbox (the same
+ * scope the gate reads: what the gate would offer but the sandbox would refuse); undefined otherwise.
+ */
+export function outsideSentence(
+  s: Pick<LocalSessionInfo, 'sandbox'>,
+  ask: Pick<PendingAsk, 'request'>,
+): string | undefined {
+  if (!s.sandbox) {
+    return undefined;
+  }
+  const paths = gateRequestFrom(ask.request.toolCall, s.sandbox.cwd).paths ?? [];
+  return outsideSandbox(s.sandbox, paths)?.sentence;
+}
+
+/** The gate part of a provenance: the outside-the-sandbox sentence first, then the gate's own reason. */
+function gateWithSandbox(
+  gate: PendingAsk['gate'],
+  outside: string | undefined,
+): { rule: string; reason: string } | undefined {
+  if (outside === undefined) {
+    return gate ? { rule: gate.rule, reason: gate.reason } : undefined;
+  }
+  return { rule: 'sandbox', reason: gate && gate.rule !== 'mode' ? `${outside}; ${gate.reason}` : outside };
 }
 
 export { isLocalSource, localSourceId } from './localKey';
@@ -63,6 +96,8 @@ export function localConversation(s: LocalSessionInfo): ConversationInfo {
 interface Tracked {
   readonly ask: PendingAsk;
   readonly session: string;
+  /** Set when a path of the request lies outside the session's sandbox. */
+  readonly outside?: string;
   /** This source delivered the answer the ask closed with (the inbox records it from the send result). */
   sentByUs: boolean;
 }
@@ -86,7 +121,8 @@ export class LocalSource implements AnswerSource {
   /** One ask the session's policy sends to the user: a request in the inbox until the ask closes. */
   ask(s: LocalSessionInfo, ask: PendingAsk): void {
     const key: RequestKey = { server: localSourceId(s.id), conversationId: s.id, requestId: ask.id };
-    const tracked: Tracked = { ask, session: s.id, sentByUs: false };
+    const outside = outsideSentence(s, ask);
+    const tracked: Tracked = { ask, session: s.id, sentByUs: false, ...(outside !== undefined ? { outside } : {}) };
     this.asks.set(keyId(key), tracked);
     this.sessionChanged(s);
     this.inbox.apply({ type: 'requestOpened', request: detailsOf(key, ask), source: 'live' });
@@ -99,8 +135,9 @@ export class LocalSource implements AnswerSource {
     if (!t) {
       return undefined;
     }
-    const { agentName, policyKey, matchedBy, gate } = t.ask;
-    return { agentName, policyKey, matchedBy, ...(gate ? { gate: { rule: gate.rule, reason: gate.reason } } : {}) };
+    const { agentName, policyKey, matchedBy } = t.ask;
+    const gate = gateWithSandbox(t.ask.gate, t.outside);
+    return { agentName, policyKey, matchedBy, ...(gate ? { gate } : {}) };
   }
 
   /** The ask behind `key` and its session's id, if it is one of this source's requests (open or closed). */

@@ -10,6 +10,7 @@ command -v chromium >/dev/null || need+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need+=(libkrb5-dev)
 command -v g++ >/dev/null || need+=(g++ make python3)
 command -v flock >/dev/null || need+=(util-linux)
+command -v bwrap >/dev/null || need+=(bubblewrap)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

@@ -187,6 +187,65 @@ AgentProcess.spawn({ command: process.execPath, args: [${JSON.stringify(stubborn
       /ENOENT/,
     );
   });
+
+  it('with a bubblewrap wrapper, stop() ends the agent and its children inside the sandbox too', async function () {
+    const bwrap = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => fs.existsSync(p));
+    if (!bwrap) {
+      assert.ok(!process.env.CI, 'bubblewrap must be installed under CI (test/harness/setup-vscode-runtime.sh)');
+      console.warn('[agent process] bubblewrap is not installed: sudo apt-get install bubblewrap');
+      this.skip();
+    }
+    const marker = `fountain-sbx-${process.pid}-${Date.now()}`;
+    const loop = "trap '' TERM; while :; do sleep 1; done";
+    const proc = await AgentProcess.spawn({
+      command: '/bin/sh',
+      // A child that ignores SIGTERM and a leader that ignores stdin EOF: only the sandbox ending ends them.
+      args: ['-c', `trap '' TERM; /bin/sh -c "${loop}" ${marker} & exec /bin/sh -c "${loop}" ${marker}`],
+      cwd: dir,
+      env: { PATH: '/usr/bin:/bin' },
+      graceMs: 100,
+      termMs: 200,
+      sandbox: {
+        command: bwrap,
+        prefix: [
+          '--die-with-parent',
+          '--new-session',
+          '--unshare-all',
+          '--share-net',
+          '--ro-bind',
+          '/',
+          '/',
+          '--dev',
+          '/dev',
+          '--proc',
+          '/proc',
+          '--',
+        ],
+      },
+    });
+    started.push(proc.pid);
+    const withMarker = () =>
+      fs.readdirSync('/proc').filter((p) => {
+        try {
+          return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    const deadline = Date.now() + 5000;
+    // bwrap itself, its init and the two sleeps (the command line of bwrap names the marker too).
+    while (withMarker().length < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(withMarker().length >= 3, `the sandboxed processes run: ${withMarker().join(' ')}`);
+    assert.match(fs.readFileSync(`/proc/${proc.pid}/cmdline`, 'utf8'), /bwrap/);
+    await proc.stop();
+    const gone = Date.now() + 3000;
+    while (withMarker().length && Date.now() < gone) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(withMarker(), [], 'nothing of the sandbox is left');
+  });
 });
 
 describe('local agents: command and environment', () => {

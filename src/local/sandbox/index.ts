@@ -1,0 +1,20 @@
+/** The OS sandbox local agents run in (issue 19): plan, bubblewrap argv, macOS profile, detection. No vscode here. */
+export { bwrapArgs, BWRAP_FLAGS } from './bwrap';
+export { agentKey, confine, fsFacts, sandboxSetting, SandboxRequiredError, UnsandboxedDeclinedError } from './confine';
+export type {
+  ConfineTarget,
+  Confinement,
+  SandboxRequest,
+  SandboxSetting,
+  SandboxWrapper,
+  Unsandboxed,
+} from './confine';
+export { BWRAP_INSTALL, detectSandbox, forgetSandboxDetection } from './detect';
+export type { SandboxDetection, SandboxTool, SandboxUnavailable } from './detect';
+export { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, PROTECTED_WORKSPACE, READ_ONLY_HOME } from './paths';
+export type { AgentState } from './paths';
+export { patternFolder, planSandbox } from './plan';
+export type { HiddenPath, Layer, MountAccess, MountWhy, PathFacts, PathKind, SandboxInput, SandboxPlan } from './plan';
+export { homeShort, outsideSandbox, sandboxView } from './scope';
+export type { OutsideSandbox, SandboxScope, SandboxView } from './scope';
+export { sbplString, seatbeltProfile, SeatbeltPathError } from './seatbelt';

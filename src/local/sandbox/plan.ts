@@ -1,0 +1,257 @@
+/**
+ * What a sandboxed agent sees, as an ordered list of layers, decided from the same inputs as the gate's path scope
+ * (the workspace folders and `fountain.local.allowPaths`) plus the agent's own state folders. Pure: everything it
+ * needs to know of the file system comes through {@link PathFacts}, so tests give it a fake one.
+ *
+ * The layers, applied in order (a later layer covers an earlier one at the same place or below):
+ * - the system read-only (`/`), `/dev` and `/proc`;
+ * - every home emptied (the agent's `HOME`, the user's, `/home`, `/root`, `/Users`), a private `/tmp` (and TMPDIR);
+ * - mounts, shallowest first: programs on PATH that live in a home (read-only), read-only config (`~/.gitconfig`),
+ *   the agent's state folders (writable), allowPaths entries (`r` read-only, `w`/`rw` writable), workspace folders
+ *   (writable; a symlinked folder is mounted at its link and at its target);
+ * - then the workspace files that make later commands run code (`.git/config`, `.git/hooks`, …) read-only;
+ * - last, every hidden path that would still be visible is covered (hidden wins over everything above).
+ */
+import { isInside, normalisePath, type AllowPath } from '../../policy';
+import { allowPathProblem } from '../../policy/scope';
+import { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, HOME_PARENTS, PROTECTED_WORKSPACE, READ_ONLY_HOME } from './paths';
+
+export type PathKind = 'dir' | 'file' | 'other';
+
+/** What the planner may know of the file system. */
+export interface PathFacts {
+  /** `path` with every symlink resolved; undefined when it does not exist. */
+  real(path: string): string | undefined;
+  /** What `path` is (links followed); undefined when it does not exist. */
+  kind(path: string): PathKind | undefined;
+}
+
+export interface SandboxInput {
+  /** The agent's HOME (from its environment). */
+  readonly home: string;
+  /** Other homes to empty (the user's own when HOME points elsewhere). */
+  readonly otherHomes?: readonly string[];
+  /** The workspace folders (the session's folder among them). */
+  readonly roots: readonly string[];
+  readonly cwd: string;
+  /** The preset id or the command's basename (the key of {@link AGENT_STATE}). */
+  readonly agent: string;
+  /** The resolved agent command. */
+  readonly command?: string;
+  /** The agent's environment (PATH, TMPDIR, CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_RUNTIME_DIR). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly allowPaths: readonly AllowPath[];
+  /** More absolute paths never visible (VS Code's storage, passed in by the extension). */
+  readonly hidden?: readonly string[];
+}
+
+export type MountAccess = 'ro' | 'rw';
+export type MountWhy = 'system' | 'program' | 'config' | 'state' | 'allowPaths' | 'workspace' | 'protected';
+
+export type Layer =
+  | {
+      readonly type: 'mount';
+      readonly src: string;
+      readonly at: string;
+      readonly access: MountAccess;
+      readonly why: MountWhy;
+    }
+  | { readonly type: 'dev' | 'proc'; readonly at: string }
+  /** An empty folder in place of `at`: a home (`empty`) or a private temporary folder (`tmp`). */
+  | { readonly type: 'empty' | 'tmp'; readonly at: string };
+
+export interface HiddenPath {
+  readonly path: string;
+  readonly kind: PathKind;
+}
+
+export type SkipReason = 'hidden' | 'missing' | 'glob' | 'inWorkspace';
+
+export interface SandboxPlan {
+  readonly cwd: string;
+  readonly home: string;
+  /** In order; then {@link hidden}. */
+  readonly layers: readonly Layer[];
+  /** Covered last, wherever a layer above left them visible. */
+  readonly hidden: readonly HiddenPath[];
+  /** Every path that is never visible (existing or not): the scope check of requests reads it. */
+  readonly hiddenPatterns: readonly string[];
+  /** allowPaths entries, state files and folders that were not mounted, and why. */
+  readonly skipped: readonly { readonly path: string; readonly reason: SkipReason }[];
+}
+
+const join = (dir: string, rel: string) => normalisePath(`${dir}/${rel}`)!;
+const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+const parent = (p: string) => normalisePath(`${p}/..`)!;
+const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** The folder an allowPaths pattern names: itself, or the base of a trailing `/...` or `/**`; undefined for globs. */
+export function patternFolder(pattern: string): string | undefined {
+  const tree = /\/(\.\.\.|\*\*)$/.exec(pattern);
+  const rest = tree ? pattern.slice(0, tree.index) || '/' : pattern;
+  return /[*?]/.test(rest) ? undefined : normalisePath(rest);
+}
+
+export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan {
+  const skipped: { path: string; reason: SkipReason }[] = [];
+  const both = (p: string): string[] => {
+    const r = facts.real(p);
+    return r !== undefined && r !== p ? [p, r] : [p];
+  };
+  const abs = (p: string | undefined) => (p ? normalisePath(p) : undefined);
+  const home = abs(input.home) ?? '/';
+  const homes = [home, ...(input.otherHomes ?? []).map(abs)].filter((h): h is string => !!h && h !== '/');
+
+  // Hidden: every home's secrets, the system's sockets, the extension's storage, and their link targets.
+  const hiddenPatterns = new Set<string>();
+  const hideCandidates = [
+    ...homes.flatMap((h) => HIDDEN_HOME.map((rel) => join(h, rel))),
+    ...HIDDEN_SYSTEM,
+    ...(input.hidden ?? []),
+    ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : []),
+  ];
+  for (const c of hideCandidates) {
+    const p = abs(c);
+    if (p && p !== '/') {
+      both(p).forEach((x) => hiddenPatterns.add(x));
+    }
+  }
+  const isHidden = (p: string) => [...hiddenPatterns].some((h) => isInside(p, h));
+
+  const layers: Layer[] = [
+    { type: 'mount', src: '/', at: '/', access: 'ro', why: 'system' },
+    { type: 'dev', at: '/dev' },
+    { type: 'proc', at: '/proc' },
+  ];
+  const emptied = new Set<string>();
+  for (const h of [...homes, ...HOME_PARENTS]) {
+    if (h === '/' || (!homes.includes(h) && facts.kind(h) !== 'dir')) {
+      continue;
+    }
+    both(h).forEach((x) => emptied.add(x));
+  }
+  emptied.forEach((at) => layers.push({ type: 'empty', at }));
+  const tmps = new Set(['/tmp']);
+  const tmpdir = abs(input.env.TMPDIR);
+  const roots = input.roots.map(abs).filter((r): r is string => r !== undefined);
+  if (tmpdir && tmpdir !== '/' && !roots.some((r) => isInside(tmpdir, r) || isInside(r, tmpdir)) && !isHidden(tmpdir)) {
+    tmps.add(tmpdir);
+  }
+  [...tmps].flatMap(both).forEach((at) => layers.push({ type: 'tmp', at }));
+
+  const mounts: Extract<Layer, { type: 'mount' }>[] = [];
+  const mount = (path: string, access: MountAccess, why: MountWhy, skipMissing = true) => {
+    const src = facts.real(path);
+    if (src === undefined) {
+      if (skipMissing) {
+        skipped.push({ path, reason: 'missing' });
+      }
+      return;
+    }
+    if (isHidden(path) || isHidden(src)) {
+      skipped.push({ path, reason: 'hidden' });
+      return;
+    }
+    for (const at of src === path ? [path] : [path, src]) {
+      mounts.push({ type: 'mount', src, at, access, why });
+    }
+  };
+  const inEmptied = (p: string) => [...emptied].some((e) => isInside(p, e));
+
+  // Programs on PATH that live in an emptied home (nvm, npm's prefix), read-only: `prefix/bin` and `prefix/lib`.
+  const programDirs = new Set<string>();
+  for (const entry of (input.env.PATH ?? '').split(':')) {
+    const p = abs(entry);
+    if (p && inEmptied(p) && facts.kind(p) === 'dir') {
+      programDirs.add(p);
+      if (base(p) === 'bin' && facts.kind(join(parent(p), 'lib')) === 'dir') {
+        programDirs.add(join(parent(p), 'lib'));
+      }
+    }
+  }
+  const command = abs(input.command);
+  const commandReal = command ? facts.real(command) : undefined;
+  if (commandReal && inEmptied(commandReal) && ![...programDirs].some((d) => isInside(commandReal, d))) {
+    programDirs.add(parent(commandReal));
+  }
+  programDirs.forEach((d) => mount(d, 'ro', 'program', false));
+
+  for (const rel of READ_ONLY_HOME) {
+    mount(join(home, rel), 'ro', 'config', false);
+  }
+
+  const state = AGENT_STATE[input.agent];
+  if (state) {
+    const override = state.envOverride ? abs(input.env[state.envOverride]) : undefined;
+    if (override && override !== '/') {
+      mount(override, 'rw', 'state');
+    } else {
+      state.dirs.forEach((rel) => mount(join(home, rel), 'rw', 'state'));
+      state.files.forEach((rel) => mount(join(home, rel), 'rw', 'state', false));
+    }
+  }
+
+  for (const entry of input.allowPaths) {
+    if (allowPathProblem(entry) !== undefined) {
+      continue;
+    }
+    const folder = patternFolder(entry.pattern);
+    if (folder === undefined) {
+      skipped.push({ path: entry.pattern, reason: 'glob' });
+    } else if (roots.some((r) => isInside(folder, r))) {
+      skipped.push({ path: entry.pattern, reason: 'inWorkspace' });
+    } else {
+      mount(folder, entry.access === 'r' ? 'ro' : 'rw', 'allowPaths');
+    }
+  }
+
+  for (const root of roots) {
+    mount(root, 'rw', 'workspace');
+  }
+
+  // Shallowest first (stable, so at one depth an emptied home comes before what is mounted back into it).
+  const ordered = [...layers, ...mounts]
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => depth(a.l.at) - depth(b.l.at) || a.i - b.i)
+    .map((x) => x.l);
+
+  const protectedMounts: Layer[] = [];
+  for (const root of roots) {
+    for (const at of both(root)) {
+      for (const rel of PROTECTED_WORKSPACE) {
+        const p = join(at, rel);
+        const src = facts.real(p);
+        if (src !== undefined && !isHidden(p) && isInside(src, facts.real(root) ?? root)) {
+          protectedMounts.push({ type: 'mount', src, at: p, access: 'ro', why: 'protected' });
+        }
+      }
+    }
+  }
+  const all = [...ordered, ...protectedMounts];
+
+  // A hidden path that exists and that the deepest layer above it leaves visible gets covered.
+  const hidden: HiddenPath[] = [];
+  for (const path of hiddenPatterns) {
+    const kind = facts.kind(path);
+    if (kind === undefined) {
+      continue;
+    }
+    let top: Layer | undefined;
+    for (const l of all) {
+      if (isInside(path, l.at) && (!top || depth(l.at) >= depth(top.at))) {
+        top = l;
+      }
+    }
+    if (top?.type === 'mount') {
+      hidden.push({ path, kind });
+    }
+  }
+  return {
+    cwd: abs(input.cwd) ?? input.cwd,
+    home,
+    layers: all,
+    hidden,
+    hiddenPatterns: [...hiddenPatterns],
+    skipped,
+  };
+}

@@ -1,0 +1,309 @@
+// The sandbox plan, its bubblewrap argv and its macOS profile, from a fake file system (pure: no bwrap runs here;
+// test/unit/local/sandboxRun.test.ts runs the real one).
+import * as assert from 'node:assert/strict';
+import {
+  bwrapArgs,
+  outsideSandbox,
+  planSandbox,
+  sandboxView,
+  seatbeltProfile,
+  SeatbeltPathError,
+  type PathFacts,
+  type PathKind,
+  type SandboxInput,
+} from '../../../src/local/sandbox';
+
+type Entry = PathKind | { link: string };
+
+/** A file system of `entries` (folders above an entry exist too); links are resolved segment by segment. */
+function fakeFs(entries: Record<string, Entry>): PathFacts {
+  const real = (p: string): string | undefined => {
+    const segs = p.split('/').filter(Boolean);
+    let cur = '';
+    for (let i = 0; i < segs.length; i++) {
+      cur = `${cur}/${segs[i]}`;
+      const e = entries[cur];
+      if (e && typeof e === 'object') {
+        return real([e.link, ...segs.slice(i + 1)].join('/'));
+      }
+    }
+    const path = cur || '/';
+    const exists = path === '/' || path in entries || Object.keys(entries).some((k) => k.startsWith(path + '/'));
+    return exists ? path : undefined;
+  };
+  return {
+    real,
+    kind(p) {
+      const r = real(p);
+      if (r === undefined) {
+        return undefined;
+      }
+      const e = entries[r];
+      return typeof e === 'string' ? e : 'dir';
+    },
+  };
+}
+
+const HOME = '/home/u';
+const WS = '/home/u/my project';
+const base = (over: Partial<SandboxInput> = {}): SandboxInput => ({
+  home: HOME,
+  roots: [WS],
+  cwd: WS,
+  agent: 'claude',
+  command: '/usr/bin/claude-agent-acp',
+  env: { HOME, PATH: '/usr/bin:/bin' },
+  allowPaths: [],
+  ...over,
+});
+const FS: Record<string, Entry> = {
+  '/home/u/my project/src/a.ts': 'file',
+  '/home/u/my project/.git/config': 'file',
+  '/home/u/my project/.git/hooks': 'dir',
+  '/home/u/.ssh/id_rsa': 'file',
+  '/home/u/.netrc': 'file',
+  '/home/u/.claude': 'dir',
+  '/home/u/.claude.json': 'file',
+  '/home/u/.gitconfig': 'file',
+  '/home/u/notes/todo.md': 'file',
+  '/home/u/.config/Code/User/settings.json': 'file',
+  '/root': 'dir',
+  '/usr/bin/claude-agent-acp': 'file',
+  '/etc/passwd': 'file',
+};
+
+/** The argument triples `flag src dest` (and pairs `flag dest`) of an argv, for order checks. */
+const indexOf = (args: string[], ...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+
+describe('local agents: sandbox plan and bubblewrap arguments', () => {
+  it('keeps a workspace path with spaces as one argument, writable, and runs the agent there', () => {
+    const args = bwrapArgs(planSandbox(base(), fakeFs(FS)));
+    assert.ok(indexOf(args, '--bind', WS, WS) >= 0, args.join(' | '));
+    assert.ok(indexOf(args, '--chdir', WS, '--') === args.length - 3);
+    assert.deepEqual(args.slice(0, 4), ['--die-with-parent', '--new-session', '--unshare-all', '--share-net']);
+    assert.ok(indexOf(args, '--ro-bind', '/', '/') >= 0 && indexOf(args, '--tmpfs', '/tmp') >= 0);
+    assert.ok(indexOf(args, '--dev', '/dev') >= 0 && indexOf(args, '--proc', '/proc') >= 0);
+  });
+
+  it('empties every home read-only, then mounts the workspace and the state folders into it', () => {
+    const args = bwrapArgs(planSandbox(base(), fakeFs(FS)));
+    const emptied = indexOf(args, '--tmpfs', HOME);
+    assert.ok(emptied > 0);
+    assert.ok(indexOf(args, '--tmpfs', '/home') < emptied && indexOf(args, '--tmpfs', '/root') > 0);
+    assert.ok(indexOf(args, '--bind', WS, WS) > emptied);
+    assert.ok(indexOf(args, '--bind', '/home/u/.claude', '/home/u/.claude') > emptied);
+    assert.ok(indexOf(args, '--bind', '/home/u/.claude.json', '/home/u/.claude.json') > emptied);
+    assert.ok(indexOf(args, '--ro-bind', '/home/u/.gitconfig', '/home/u/.gitconfig') > emptied);
+    const remount = indexOf(args, '--remount-ro', HOME);
+    assert.ok(remount > indexOf(args, '--bind', WS, WS), 'the home is made read-only after what is mounted into it');
+    // Nothing else of the home is mounted: ~/notes and ~/.ssh are simply not there.
+    assert.equal(indexOf(args, '--ro-bind', '/home/u/notes', '/home/u/notes'), -1);
+    assert.ok(!args.some((a) => a.startsWith('/home/u/.ssh')), 'the emptied home already hides ~/.ssh');
+  });
+
+  it('makes the workspace files that run code read-only over the writable workspace', () => {
+    const args = bwrapArgs(planSandbox(base(), fakeFs(FS)));
+    const cfg = `${WS}/.git/config`;
+    assert.ok(indexOf(args, '--ro-bind', cfg, cfg) > indexOf(args, '--bind', WS, WS));
+    assert.ok(indexOf(args, '--ro-bind', `${WS}/.git/hooks`, `${WS}/.git/hooks`) > 0);
+    assert.equal(indexOf(args, '--ro-bind', `${WS}/.envrc`, `${WS}/.envrc`), -1, 'only files that exist');
+  });
+
+  it('mounts a symlinked workspace folder at its link and at its target, protected files at both', () => {
+    const facts = fakeFs({ ...FS, '/home/u/link': { link: '/data/real repo' }, '/data/real repo/.git/config': 'file' });
+    const plan = planSandbox(base({ roots: ['/home/u/link'], cwd: '/home/u/link' }), facts);
+    const args = bwrapArgs(plan);
+    assert.ok(indexOf(args, '--bind', '/data/real repo', '/home/u/link') >= 0, args.join(' | '));
+    assert.ok(indexOf(args, '--bind', '/data/real repo', '/data/real repo') >= 0);
+    assert.ok(indexOf(args, '--ro-bind', '/data/real repo/.git/config', '/home/u/link/.git/config') >= 0);
+    assert.ok(indexOf(args, '--ro-bind', '/data/real repo/.git/config', '/data/real repo/.git/config') >= 0);
+    assert.equal(plan.cwd, '/home/u/link');
+  });
+
+  it('mounts allowPaths entries read-only (r) or writable (w, rw); globs and entries inside the workspace are not mounted', () => {
+    const plan = planSandbox(
+      base({
+        allowPaths: [
+          { pattern: '/home/u/notes', access: 'r' },
+          { pattern: '/srv/data/...', access: 'rw' },
+          { pattern: '/srv/out', access: 'w' },
+          { pattern: '/srv/*.log', access: 'r' },
+          { pattern: `${WS}/src`, access: 'r' },
+          { pattern: '/srv/missing', access: 'r' },
+        ],
+      }),
+      fakeFs({ ...FS, '/srv/data/x': 'file', '/srv/out': 'dir' }),
+    );
+    const args = bwrapArgs(plan);
+    assert.ok(indexOf(args, '--ro-bind', '/home/u/notes', '/home/u/notes') > indexOf(args, '--tmpfs', HOME));
+    assert.ok(indexOf(args, '--bind', '/srv/data', '/srv/data') >= 0);
+    assert.ok(indexOf(args, '--bind', '/srv/out', '/srv/out') >= 0);
+    assert.deepEqual(
+      plan.skipped.map((s) => `${s.path}:${s.reason}`),
+      ['/srv/*.log:glob', `${WS}/src:inWorkspace`, '/srv/missing:missing'],
+    );
+  });
+
+  it('hidden wins over allowPaths: an entry inside a hidden folder is dropped, one around it gets the folder covered', () => {
+    const plan = planSandbox(
+      base({
+        allowPaths: [
+          { pattern: '/home/u/.ssh', access: 'r' },
+          { pattern: '/home/u/.ssh/...', access: 'rw' },
+          { pattern: '/home/u/.config/...', access: 'r' },
+          { pattern: '/home/u', access: 'rw' },
+        ],
+      }),
+      fakeFs(FS),
+    );
+    assert.deepEqual(
+      plan.skipped.filter((s) => s.reason === 'hidden').map((s) => s.path),
+      ['/home/u/.ssh', '/home/u/.ssh'],
+    );
+    const args = bwrapArgs(plan);
+    const home = indexOf(args, '--bind', HOME, HOME);
+    assert.ok(home > 0, 'the home itself is allowed');
+    assert.equal(indexOf(args, '--remount-ro', HOME), -1, 'an allowed home stays writable');
+    // ...but its secrets are covered after every mount: a read-only empty folder, /dev/null for a file.
+    const ssh = indexOf(args, '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh');
+    assert.ok(ssh > home && ssh > indexOf(args, '--bind', WS, WS), args.join(' | '));
+    assert.ok(indexOf(args, '--ro-bind', '/dev/null', '/home/u/.netrc') > home);
+    assert.ok(indexOf(args, '--tmpfs', '/home/u/.config/Code') > home, 'VS Code storage inside ~/.config');
+  });
+
+  it('hides the storage paths passed in even inside the workspace, and drops a workspace inside them', () => {
+    const plan = planSandbox(
+      base({ hidden: [`${WS}/.fountain-store`, '/var/lib/code'], roots: [WS, '/var/lib/code/ws'] }),
+      fakeFs({ ...FS, '/home/u/my project/.fountain-store/keys': 'file', '/var/lib/code/ws/a': 'file' }),
+    );
+    const args = bwrapArgs(plan);
+    assert.ok(indexOf(args, '--tmpfs', `${WS}/.fountain-store`) > indexOf(args, '--bind', WS, WS));
+    assert.ok(indexOf(args, '--tmpfs', '/var/lib/code') > 0, 'visible through the read-only system: covered');
+    assert.deepEqual(plan.skipped, [{ path: '/var/lib/code/ws', reason: 'hidden' }]);
+  });
+
+  it('gives each agent its own state folders, following CLAUDE_CONFIG_DIR and CODEX_HOME', () => {
+    const facts = fakeFs({
+      ...FS,
+      '/home/u/.gemini': 'dir',
+      '/home/u/.codex': 'dir',
+      '/cfg/claude': 'dir',
+      '/cfg/codex': 'dir',
+      '/home/u/.local/share/opencode': 'dir',
+      '/home/u/.config/opencode': 'dir',
+      '/home/u/.cache/opencode': 'dir',
+    });
+    const state = (over: Partial<SandboxInput>) =>
+      planSandbox(base(over), facts)
+        .layers.filter((l) => l.type === 'mount' && l.why === 'state')
+        .map((l) => (l.type === 'mount' ? `${l.at}:${l.access}` : ''));
+    assert.deepEqual(state({}), ['/home/u/.claude:rw', '/home/u/.claude.json:rw']);
+    assert.deepEqual(state({ env: { HOME, CLAUDE_CONFIG_DIR: '/cfg/claude' } }), ['/cfg/claude:rw']);
+    assert.deepEqual(state({ agent: 'gemini' }), ['/home/u/.gemini:rw']);
+    assert.deepEqual(state({ agent: 'codex-acp', env: { HOME, CODEX_HOME: '/cfg/codex' } }), ['/cfg/codex:rw']);
+    assert.deepEqual(state({ agent: 'opencode' }), [
+      '/home/u/.config/opencode:rw',
+      '/home/u/.cache/opencode:rw',
+      '/home/u/.local/share/opencode:rw',
+    ]);
+    assert.deepEqual(state({ agent: 'some-other-agent' }), []);
+  });
+
+  it('mounts programs on PATH that live in the home read-only (prefix/bin and prefix/lib)', () => {
+    const facts = fakeFs({ ...FS, '/home/u/.nvm/v20/bin/node': 'file', '/home/u/.nvm/v20/lib/node_modules': 'dir' });
+    const args = bwrapArgs(planSandbox(base({ env: { HOME, PATH: '/home/u/.nvm/v20/bin:/usr/bin' } }), facts));
+    assert.ok(indexOf(args, '--ro-bind', '/home/u/.nvm/v20/bin', '/home/u/.nvm/v20/bin') > 0);
+    assert.ok(indexOf(args, '--ro-bind', '/home/u/.nvm/v20/lib', '/home/u/.nvm/v20/lib') > 0);
+  });
+
+  it('gives a TMPDIR of its own a private folder too, and covers XDG_RUNTIME_DIR', () => {
+    const facts = fakeFs({ ...FS, '/var/tmp/u': 'dir', '/run/user/1000/bus': 'other' });
+    const args = bwrapArgs(
+      planSandbox(base({ env: { HOME, TMPDIR: '/var/tmp/u', XDG_RUNTIME_DIR: '/run/user/1000' } }), facts),
+    );
+    assert.ok(indexOf(args, '--tmpfs', '/var/tmp/u') > 0);
+    assert.ok(indexOf(args, '--tmpfs', '/run/user', '--remount-ro', '/run/user') > 0);
+  });
+});
+
+describe('local agents: sandbox as a scope (one scope, two enforcers)', () => {
+  const plan = planSandbox(base({ allowPaths: [{ pattern: '/home/u/notes', access: 'r' }] }), fakeFs(FS));
+
+  it('reads each path as the agent finds it', () => {
+    assert.equal(sandboxView(plan, `${WS}/src/a.ts`), 'rw');
+    assert.equal(sandboxView(plan, `${WS}/.git/config`), 'ro');
+    assert.equal(sandboxView(plan, '/home/u/notes/todo.md'), 'ro');
+    assert.equal(sandboxView(plan, '/home/u/other.txt'), 'absent');
+    assert.equal(sandboxView(plan, '/home/u/.ssh/id_rsa'), 'absent');
+    assert.equal(sandboxView(plan, '/etc/passwd'), 'ro');
+    assert.equal(sandboxView(plan, '/tmp/x'), 'private');
+  });
+
+  it('says what to add to fountain.local.allowPaths for a path outside, and nothing for one inside', () => {
+    assert.equal(outsideSandbox(plan, [{ path: `${WS}/src/a.ts`, access: 'write' }]), undefined);
+    assert.equal(outsideSandbox(plan, [{ path: '/home/u/notes/todo.md', access: 'read' }]), undefined);
+    const read = outsideSandbox(plan, [{ path: '/home/u/diary/x.md', access: 'read' }]);
+    assert.equal(
+      read?.sentence,
+      'outside the sandbox: it will fail unless you add `~/diary/x.md` to fountain.local.allowPaths ' +
+        '({"pattern":"/home/u/diary/x.md","access":"r"}) and restart the agent',
+    );
+    const write = outsideSandbox(plan, [{ path: '/home/u/notes/todo.md', access: 'write' }]);
+    assert.match(write?.sentence ?? '', /"access":"rw"/);
+    assert.equal(write?.fixable, true);
+  });
+
+  it('never offers allowPaths for a hidden path or a protected workspace file', () => {
+    const ssh = outsideSandbox(plan, [{ path: '/home/u/.ssh/id_rsa', access: 'read' }]);
+    assert.equal(ssh?.fixable, false);
+    assert.match(ssh?.sentence ?? '', /`~\/\.ssh\/id_rsa` is never visible/);
+    const cfg = outsideSandbox(plan, [{ path: `${WS}/.git/config`, access: 'write' }]);
+    assert.equal(cfg?.fixable, false);
+    assert.match(cfg?.sentence ?? '', /read-only there/);
+  });
+});
+
+describe('local agents: macOS sandbox-exec profile (generated only; macOS is not tested here)', () => {
+  const facts = fakeFs({ ...FS, '/Users/u/link': { link: '/Users/u/real "repo"' }, '/Users/u/real "repo"/a': 'file' });
+  const input = base({
+    home: '/Users/u',
+    roots: ['/Users/u/link'],
+    cwd: '/Users/u/link',
+    allowPaths: [
+      { pattern: '/Users/u', access: 'r' },
+      { pattern: '/Users/u/.ssh', access: 'r' },
+    ],
+    env: { HOME: '/Users/u', PATH: '/usr/bin' },
+  });
+  const profile = seatbeltProfile(planSandbox(input, facts));
+  const lines = profile.trim().split('\n');
+
+  it('allows by default, then forbids writes, then lets each layer decide, shallowest first', () => {
+    assert.deepEqual(lines.slice(0, 3), ['(version 1)', '(allow default)', '(deny file-write*)']);
+    const emptied = lines.indexOf('(deny file-read* file-write* (subpath "/Users/u"))');
+    const allowed = lines.indexOf('(allow file-read* (subpath "/Users/u"))');
+    assert.ok(emptied > 2 && allowed > emptied, profile);
+    assert.ok(lines.includes('(allow file-read* file-write* (subpath "/tmp"))'));
+  });
+
+  it('writes both the link and the target of a symlinked workspace, with quotes escaped', () => {
+    assert.ok(
+      lines.includes('(allow file-read* file-write* (subpath "/Users/u/link") (subpath "/Users/u/real \\"repo\\""))'),
+      profile,
+    );
+  });
+
+  it('denies the hidden paths last (SBPL: the last matching rule wins), even under an allowed home', () => {
+    const hidden = lines.at(-1)!;
+    assert.match(hidden, /^\(deny file-read\* file-write\* .*\(subpath "\/Users\/u\/\.ssh"\)/);
+    assert.match(hidden, /\(subpath "\/Users\/u\/Library\/Keychains"\)/);
+    assert.ok(!lines.some((l) => l.startsWith('(allow') && l.includes('"/Users/u/.ssh"')));
+  });
+
+  it('refuses a path it cannot write into a profile', () => {
+    assert.throws(
+      () => seatbeltProfile(planSandbox(base({ roots: ['/w/a\nb'], cwd: '/w/a\nb' }), fakeFs({ '/w/a\nb/x': 'file' }))),
+      SeatbeltPathError,
+    );
+  });
+});
