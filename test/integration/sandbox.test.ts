@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
 import { getApi, stopLocalAgents, waitFor } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -83,7 +84,7 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
       ANTHROPIC_API_KEY: 'sk-ant-fake-offline-key',
       CLAUDE_CONFIG_DIR: claudeDir,
     });
-    const started = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', {
+    const started = await startLocalAgent({
       agent: 'preset:claude',
       folder: ws,
     });
@@ -113,7 +114,7 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
 
   /** Asks for `command` and allows it once (the user's answer); waits for the turn to end. */
   async function runAllowed(api: TestApi, command: string): Promise<void> {
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `RUN64:${b64(command)}`);
+    await sendLocalPrompt(id, `RUN64:${b64(command)}`);
     const item = await waitFor('the local request in the inbox', () => openItems(api)[0], 90_000);
     const option = item.request.options.find((o) => o.kind === 'allow_once')!;
     assert.deepEqual(await api.answer(item.id, option.optionId), { kind: 'answered' });
@@ -164,7 +165,7 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
   it('a request for a path outside the sandbox says so, with the allowPaths entry that would make it work', async () => {
     const api = await getApi();
     const target = path.join(home, 'notes', 'todo.md');
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `WRITE64:${b64(target)}`);
+    await sendLocalPrompt(id, `WRITE64:${b64(target)}`);
     const item = await waitFor('the write request', () => openItems(api)[0], 90_000);
     const why = api.provenance(item.id);
     assert.match(why.full, /outside the sandbox: it will fail unless you add `~\/notes\/todo\.md`/);
@@ -185,7 +186,7 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
     // Not `rm -rf ~` (the denylist refuses that even in yolo): the same removal by a route it does not name.
     const command = `cd "$HOME" && rm -rf -- ./* ./.[!.]* ; ls -A "$HOME" > ${sh(path.join(ws, done))} 2>&1`;
     const seen = api.local.statusLog(id).length;
-    await vscode.commands.executeCommand('fountain.local.sendPrompt', id, `RUN64:${b64(command)}`);
+    await sendLocalPrompt(id, `RUN64:${b64(command)}`);
     await waitFor('the yolo turn', () => api.local.statusLog(id).slice(seen).includes('running'), 30_000);
     await idle(api);
     assert.equal(openItems(api).length, 0, 'yolo ran it unasked');
