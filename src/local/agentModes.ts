@@ -106,8 +106,16 @@ export class AgentModeTracker {
     return { id: this.current, ...(name !== undefined ? { name } : {}), kind, asks: modeAsks(this.current) };
   }
 
-  /** The entry's `defaultMode`: it sets the gate's first mode and is never sent as such (the agent keeps asking). */
-  noteDefaultMode(wanted: string | undefined): void {
+  /**
+   * The entry's `defaultMode`: it sets the gate's first mode. Only the agent's plan mode is sent as such (it maps to
+   * the gate's plan, is stricter than every gate mode, and the agent asks to leave it: claude's ExitPlanMode, which
+   * is how plan-first records a plan); any other mode is not sent (the agent keeps asking).
+   */
+  async noteDefaultMode(wanted: string | undefined): Promise<void> {
+    if (wanted !== undefined && agentModeClass(wanted) === 'plan' && this.modeIds.includes(wanted)) {
+      await this.sendMode(wanted);
+      return;
+    }
     if (wanted !== undefined && !sendableMode(wanted)) {
       this.log(
         `[fountain] ${this.agentName}: defaultMode ${JSON.stringify(wanted)} is not sent to the agent (the gate ` +
@@ -120,9 +128,18 @@ export class AgentModeTracker {
   async sync(mode: GateMode): Promise<void> {
     this.gateMode = mode;
     const target = agentModeFor(mode, this.modeIds);
-    if (target === undefined || target === this.current) {
+    // An agent in its own plan mode stays there: it acts on nothing, and leaves it only by asking (ExitPlanMode).
+    if (target === undefined || target === this.current || this.inPlan()) {
       return;
     }
+    await this.sendMode(target);
+  }
+
+  private inPlan(): boolean {
+    return this.current !== undefined && agentModeClass(this.current) === 'plan';
+  }
+
+  private async sendMode(target: string): Promise<void> {
     try {
       await this.send(target);
       this.current = target;

@@ -262,7 +262,7 @@ export class LocalAgentSession {
       const created = await withTimeout(Promise.race([ready, exitedEarly]), startMs, `starting ${spec.name}`);
       this._sessionId = created.sessionId;
       this.modes.started(created.modes, modeOption(created.configOptions));
-      this.modes.noteDefaultMode(spec.defaultMode);
+      await this.modes.noteDefaultMode(spec.defaultMode);
       await this.modes.sync(this.options.gateMode?.() ?? 'ask');
     } catch (e) {
       // A closed connection usually means the process is exiting: its exit says more than the connection.

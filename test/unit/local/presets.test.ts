@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { presetById, specFromConfig, specFromPreset, parseLocalAgents, presetEnv } from '../../../src/local';
-import { agentModeClass, agentModeFor, modeOption, sendableMode } from '../../../src/local/agentModes';
+import {
+  AgentModeTracker,
+  agentModeClass,
+  agentModeFor,
+  modeOption,
+  sendableMode,
+} from '../../../src/local/agentModes';
 import { askPermissions, opencodeConfigContent, OPENCODE_ASK_KEYS } from '../../../src/local/opencodeConfig';
 
 describe('local presets: every preset is started so that it asks', () => {
@@ -121,6 +127,30 @@ describe('agent modes: only modes where the agent asks are ever sent', () => {
     }
     assert.equal(agentModeFor('ask', ['read-only', 'auto', 'full-access']), undefined, 'codex: none fits');
     assert.equal(agentModeFor('plan', ['default']), 'default');
+  });
+
+  it('an entry whose defaultMode is the agent’s plan mode starts it there, and a gate mode change keeps it there', async () => {
+    const sent: string[] = [];
+    const log: string[] = [];
+    const modes = new AgentModeTracker(
+      'claude',
+      async (id) => void sent.push(id),
+      (l) => log.push(l),
+      () => {},
+    );
+    modes.started({
+      currentModeId: 'default',
+      availableModes: [{ id: 'default' }, { id: 'plan' }, { id: 'acceptEdits' }],
+    });
+    await modes.noteDefaultMode('plan');
+    await modes.sync('acceptEdits');
+    assert.deepEqual(sent, ['plan']);
+    assert.equal(modes.info?.kind, 'plan');
+    modes.reported('acceptEdits'); // the user approved ExitPlanMode with "auto-accept edits": back to asking
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(sent, ['plan', 'default']);
+    await modes.noteDefaultMode('bypassPermissions');
+    assert.deepEqual(sent, ['plan', 'default'], 'a never-ask defaultMode is never sent');
   });
 
   it('reads a mode config option (opencode)', () => {
