@@ -11,7 +11,19 @@
  */
 import type { InboxItem } from '../../src/domain/inbox';
 import type { AnswerResult } from '../../src/domain/model';
-import { getApi } from '../integration/support';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+
+/** The extension's test API (the soak is its own tier: it imports no other tier's helpers). */
+async function getApi(): Promise<TestApi> {
+  const api = await vscode.extensions
+    .getExtension<TestApi | undefined>('fountain-approvals.fountain-approvals')
+    ?.activate();
+  if (!api) {
+    throw new Error('the extension gave no test API (not in test mode?)');
+  }
+  return api;
+}
 
 interface Seen {
   readonly id: string;

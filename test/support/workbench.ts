@@ -108,3 +108,25 @@ export async function openWorkbench(
     throw err;
   }
 }
+
+/** Runs a command from the palette by its title, retrying while contributions are still registering. */
+export async function runCommand(page: Page, title: string, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill('>' + title, { timeout: 3000 });
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ timeout: 3000 });
+      await row.click({ timeout: 3000 }); // the row that matched, not whichever is highlighted
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) {
+        throw e;
+      }
+      await page.waitForTimeout(1000);
+    }
+  }
+}

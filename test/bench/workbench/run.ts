@@ -18,7 +18,7 @@ import {
   type CodeServer,
 } from '../../support/codeServer';
 import { startLocalServer, type LocalServer } from '../../support/serverFixture';
-import { runCommand } from '../../ui/workbench';
+import { runCommand } from '../../support/workbench';
 import { fountainVsix, hookVsix, localAgentBundle, minimalVsix } from './extensions';
 import { BASELINE, clickToast, clicksOf, stampPage, waitToast } from './page';
 import { activationOf, loadedBy, type Activation } from './readings';

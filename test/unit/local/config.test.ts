@@ -99,10 +99,15 @@ describe('local agents: built-in presets', () => {
     const table = PRESETS.map((p) => [p.id, p.command, p.args.join(' '), p.install]);
     assert.deepEqual(table, [
       ['claude', 'claude-agent-acp', '', 'npm install -g @zed-industries/claude-agent-acp'],
-      ['gemini', 'gemini', '--acp', 'npm install -g @google/gemini-cli'],
-      ['codex', 'codex-acp', '', 'npm install -g @zed-industries/codex-acp'],
+      ['gemini', 'gemini', '--acp --approval-mode default', 'npm install -g @google/gemini-cli'],
+      [
+        'codex',
+        'codex-acp',
+        '-c approval_policy="untrusted" -c sandbox_mode="workspace-write"',
+        'npm install -g @zed-industries/codex-acp',
+      ],
       ['opencode', 'opencode', 'acp', 'npm install -g opencode-ai'],
-      ['qwen', 'qwen', '--acp', 'npm install -g @qwen-code/qwen-code'],
+      ['qwen', 'qwen', '--acp --approval-mode default', 'npm install -g @qwen-code/qwen-code'],
     ]);
   });
 
@@ -118,7 +123,7 @@ describe('local agents: built-in presets', () => {
   it('a preset spec asks by default, and takes a policy and extra variable names', () => {
     const base = specFromPreset(presetById('gemini')!);
     assert.deepEqual(base.policy, { default: 'ask' });
-    assert.deepEqual(base.args, ['--acp']);
+    assert.deepEqual(base.args, ['--acp', '--approval-mode', 'default']);
     const custom = specFromPreset(presetById('gemini')!, {
       policy: { default: 'auto_deny' },
       env: ['EXTRA', 'GEMINI_API_KEY'],
