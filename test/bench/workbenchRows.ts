@@ -59,6 +59,12 @@ export function workbenchRows(w: WorkbenchResult, requests: number): Row[] {
       2,
     ),
     [
+      'requests whose baseline toast did not show in that window within 20 s (a count; one window / two windows)',
+      `${w.single.baseMissing} / ${w.two.baseMissing}`,
+      '= 0 / 0',
+      w.single.baseMissing === 0 && w.two.baseMissing === 0,
+    ],
+    [
       'toasts in the window that does not hold the stream (a count)',
       `${w.two.inFollower}/${requests}`,
       `= ${requests}`,

@@ -21,7 +21,7 @@ import { startLocalServer, type LocalServer } from '../../support/serverFixture'
 import { runCommand } from '../../support/workbench';
 import { fountainVsix, hookVsix, localAgentBundle, minimalVsix } from './extensions';
 import { BASELINE, clickToast, clicksOf, stampPage, waitToast } from './page';
-import { activationOf, loadedBy, type Activation } from './readings';
+import { activationOf, facts, loadedBy, type Activation } from './readings';
 import { startRelay, type WireRelay } from './wire';
 
 const AGENT = 'Bench agent';
@@ -39,6 +39,8 @@ export interface Section {
   readonly inFollower: number;
   /** When the first request's toast was in the DOM (epoch ms). */
   readonly firstToastAt: number;
+  /** Requests whose baseline toast did not show in our toast's window within 20 s (their clicks are not timed). */
+  readonly baseMissing: number;
 }
 
 export interface LocalSection {
@@ -104,6 +106,7 @@ async function remoteSection(
   const s = { ours: [] as number[], base: [] as number[], oursClick: [] as number[], baseClick: [] as number[] };
   let inFollower = 0;
   let firstToastAt = 0;
+  let baseMissing = 0;
   const convs: string[] = [];
   const schedule = gaps(n, 0x2545f491 + tag.charCodeAt(0));
   for (let i = 0; i < n; i++) {
@@ -128,10 +131,20 @@ async function remoteSection(
     if (found.k > 0) {
       inFollower++;
     }
-    const base = await waitToast(page, (t) => t.includes(marker) && t.includes(BASELINE), 60_000);
     const askedOurs = await waitFor('our frame on the wire', () => relay.log.asked.get(`fountain:${marker}`));
-    const askedBase = await waitFor('the baseline frame on the wire', () => relay.log.asked.get(`minimal:${marker}`));
     s.ours.push(found.stamp.at - askedOurs);
+    const base = await waitToast(page, (t) => t.includes(marker) && t.includes(BASELINE), 20_000).catch(
+      () => undefined,
+    );
+    const askedBase = relay.log.asked.get(`minimal:${marker}`);
+    if (!base || askedBase === undefined) {
+      // Counted in the table (`baseMissing`), never silently: the baseline's toast did not show in that window.
+      baseMissing++;
+      console.error(`[bench workbench] ${marker}: no baseline toast in window ${found.k + 1}`);
+      await clickToast(page, marker, 'Allow', false);
+      await sleep(schedule[i]);
+      continue;
+    }
     s.base.push(base.at - askedBase);
     const clicks = [
       [true, /^POST \/bench-baseline\/answer\//, s.baseClick],
@@ -147,7 +160,7 @@ async function remoteSection(
     }
     await sleep(schedule[i]);
   }
-  return { ...s, inFollower, firstToastAt };
+  return { ...s, inFollower, firstToastAt, baseMissing };
 }
 
 interface AgentStamp {
@@ -265,8 +278,16 @@ export async function workbenchBench(n: number, log: (s: string) => void): Promi
     const local = await localSection(first, stampsFile, n);
     log('remote requests, two windows');
     const second = await openPage(browser, url);
+    await waitFor(
+      "the second window's activations",
+      () =>
+        facts(hookFile).some((f) => f.pid !== activation.pid && f.fact === 'activateSettled' && f.ext === 'minimal')
+          ? true
+          : undefined,
+      180_000,
+    );
     await focusOnly(first, second);
-    await sleep(5000); // the second window joins the hub as a follower and reports its focus
+    await sleep(3000); // the second window reports its focus to the hub
     const two = await remoteSection(server, relay, [first, second], 't', n);
     const atActivation = loadedBy(hookFile, activation.pid, activation.fountain.settledAt);
     const byFirstToast = loadedBy(hookFile, activation.pid, single.firstToastAt);
