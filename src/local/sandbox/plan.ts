@@ -156,7 +156,8 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
       mounts.push({ type: 'mount', src, at, access, why });
     }
   };
-  const inEmptied = (p: string) => [...emptied].some((e) => isInside(p, e));
+  // A path under an emptied home or a private temporary folder is not there inside unless it is mounted back.
+  const inEmptied = (p: string) => [...emptied, ...tmps].some((e) => isInside(p, e));
 
   // Programs on PATH that live in an emptied home (nvm, npm's prefix), read-only: `prefix/bin` and `prefix/lib`.
   const programDirs = new Set<string>();
@@ -171,8 +172,11 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
   }
   const command = abs(input.command);
   const commandReal = command ? facts.real(command) : undefined;
-  if (commandReal && inEmptied(commandReal) && ![...programDirs].some((d) => isInside(commandReal, d))) {
-    programDirs.add(parent(commandReal));
+  // The command as it is run (a link in a temporary folder, say) and the file it leads to must both be there.
+  for (const c of [command, commandReal]) {
+    if (c && inEmptied(c) && ![...programDirs].some((d) => isInside(c, d))) {
+      programDirs.add(parent(c));
+    }
   }
   programDirs.forEach((d) => mount(d, 'ro', 'program', false));
 

@@ -232,7 +232,7 @@ for (const preset of ['claude', 'gemini'] as const) {
         await second.stop();
       });
 
-      it("defaultMode is never sent unless it is the asking mode: acceptEdits, plan and bypassPermissions stay the gate's", async () => {
+      it("defaultMode is sent only when it is the agent's plan mode: acceptEdits and bypassPermissions stay the gate's", async () => {
         const setModes = () =>
           h.wire.filter((w) => w.direction === 'out' && w.msg.method === 'session/set_mode').map((w) => w.msg.params);
         const session = await h.start({ defaultMode: 'acceptEdits' });
@@ -243,13 +243,15 @@ for (const preset of ['claude', 'gemini'] as const) {
         const bypass = await h.start({ defaultMode: 'bypassPermissions' });
         assert.deepEqual(setModes(), [], 'a never-ask mode was sent');
         assert.equal(bypass.agentMode?.id, 'default');
-        // The agent reports plan on its own (claude's EnterPlanMode): it still asks there, so it is left in it.
-        const plan = await h.start({ defaultMode: 'plan', gateMode: () => 'plan' });
-        assert.deepEqual(setModes(), [], "plan is the gate's: the agent keeps asking");
-        assert.equal(plan.agentMode?.id, 'default');
-        // An agent found in a never-ask mode is switched to its asking mode by the next sync.
+        // The agent's own plan mode acts on nothing and asks to leave it (ExitPlanMode): it is sent, and kept.
+        const plan = await h.start({ defaultMode: 'plan', gateMode: () => 'ask' });
+        assert.deepEqual(
+          setModes().map((p) => (p as { modeId?: string }).modeId),
+          ['plan'],
+        );
+        assert.equal(plan.agentMode?.id, 'plan');
         await plan.syncMode('yolo');
-        assert.deepEqual(setModes(), [], 'already asking: nothing sent');
+        assert.equal(setModes().length, 1, 'a gate mode change does not take the agent out of its plan mode');
       });
 
       it('policy execute: auto_allow → nothing is asked and allow_always is sent; the command runs', async () => {

@@ -216,6 +216,18 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     assert.ok(indexOf(args, '--ro-bind', '/home/u/.nvm/v20/lib', '/home/u/.nvm/v20/lib') > 0);
   });
 
+  it('mounts the command back when it is run from a link in the private /tmp (the link and the file it leads to)', () => {
+    const facts = fakeFs({
+      ...FS,
+      '/tmp/t/bin/agent': { link: '/opt/agent/bin/agent' },
+      '/opt/agent/bin/agent': 'file',
+    });
+    const args = bwrapArgs(planSandbox(base({ command: '/tmp/t/bin/agent' }), facts));
+    const tmp = args.indexOf('/tmp');
+    const bind = indexOf(args, '--ro-bind', '/tmp/t/bin', '/tmp/t/bin');
+    assert.ok(tmp > 0 && bind > tmp, "the link's folder is bound read-only over the private /tmp");
+  });
+
   it('gives a TMPDIR of its own a private folder too, and covers XDG_RUNTIME_DIR', () => {
     const facts = fakeFs({ ...FS, '/var/tmp/u': 'dir', '/run/user/1000/bus': 'other' });
     const args = bwrapArgs(
