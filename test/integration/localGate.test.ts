@@ -346,7 +346,7 @@ describe('the local gate in the extension host', function () {
     );
     assert.match(
       ls.shown[0],
-      /Rule: allow-pattern\nReason: Allowed by the pattern "execute:ls \*" from the built-in read_only bundle\./,
+      /Rule: allow-pattern\nReason: Allowed by the built-in read_only bundle's specification of "ls" \(only its listed options, paths inside the scope\)\./,
     );
     const rm = await api.local.gate.whatWouldHappen(id, 'rm -rf ~');
     assert.deepEqual(
@@ -365,19 +365,22 @@ describe('the local gate in the extension host', function () {
     assert.equal(api.local.gate.state(id)?.mode, 'ask');
   });
 
-  it('settings the gate cannot honour are shown, and then nothing is allowed automatically until they are fixed', async () => {
+  it('settings the gate cannot honour are shown, and a malformed entry disables only itself', async () => {
     const api = await getApi();
     const config = vscode.workspace.getConfiguration('fountain.local');
     assert.equal(api.local.gate.settingsProblems(), '');
     await config.update('builtinAllowExtras', ['no_such_bundle'], vscode.ConfigurationTarget.Global);
+    await config.update('deny', ['execute:ls -R*'], vscode.ConfigurationTarget.Global);
     try {
       const shown = await waitFor('the settings warning', () => api.local.gate.settingsProblems(), 10_000);
       assert.match(shown, /unknown allow bundle "no_such_bundle"/);
       const ls = await api.local.gate.whatWouldHappen(id, 'ls -la src');
-      assert.equal(ls.answers[0].verdict, 'ask');
-      assert.match(ls.answers[0].reason, /settings have problems .*nothing is allowed automatically/);
+      assert.equal(ls.answers[0].verdict, 'allow', 'the read_only bundle still applies');
+      const denied = await api.local.gate.whatWouldHappen(id, 'ls -R src');
+      assert.equal(denied.answers[0].verdict, 'deny', 'a valid deny pattern still refuses');
     } finally {
       await config.update('builtinAllowExtras', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('deny', undefined, vscode.ConfigurationTarget.Global);
     }
     await waitFor('the problems cleared', () => api.local.gate.settingsProblems() === '', 10_000);
     const ls = await api.local.gate.whatWouldHappen(id, 'ls -la src');

@@ -83,10 +83,13 @@ describe('local commands act on a user gesture, never on arguments alone', funct
 
   it('Start Local Agent with arguments shows a confirmation naming the agent and folder; Escape starts nothing, Enter starts it', async () => {
     const api = await getApi();
+    // Earlier suites' sessions and wire lines stay listed: only what this test adds counts.
+    const sessionsBefore = api.local.sessions().length;
+    const wireBefore = api.local.wire().length;
     const nothingStarted = () => {
-      assert.deepEqual(api.local.sessions(), [], 'no session');
+      assert.deepEqual(api.local.sessions().slice(sessionsBefore), [], 'no session');
       assert.deepEqual(processesWithHome(home), [], 'no agent process');
-      assert.deepEqual(api.local.wire(), [], 'nothing on any agent wire');
+      assert.deepEqual(api.local.wire().slice(wireBefore), [], 'nothing on any agent wire');
     };
     const refused = await answerGesture(
       'start',
@@ -118,6 +121,7 @@ describe('local commands act on a user gesture, never on arguments alone', funct
     assert.ok(processesWithHome(home).includes(listed.pid), 'the agent process runs');
     const initialize = api.local
       .wire()
+      .slice(wireBefore)
       .filter((l) => l.direction === 'out' && (l.message as RpcMessage).method === 'initialize');
     assert.equal(initialize.length, 1, 'one agent was initialized over the wire');
   });

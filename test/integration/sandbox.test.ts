@@ -183,8 +183,9 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
     assert.ok(home.startsWith(root) && root.startsWith(os.tmpdir()) && root.length > os.tmpdir().length + 5);
     assert.deepEqual(await api.local.gate.setMode(id, 'yolo', true), { ok: true, mode: 'yolo' });
     const done = fresh('sandbox-rm-done');
-    // Not `rm -rf ~` (the denylist refuses that even in yolo): the same removal by a route it does not name.
-    const command = `cd "$HOME" && rm -rf -- ./* ./.[!.]* ; ls -A "$HOME" > ${sh(path.join(ws, done))} 2>&1`;
+    // Not `rm -rf ~` (the denylist refuses that even in yolo): the same removal of the agent's HOME by its absolute
+    // path, which the gate reads completely and yolo allows (the denylist names the user's home, not this folder).
+    const command = `rm -rf -- ${sh(home)} ; ls -A ${sh(home)} > ${sh(path.join(ws, done))} 2>&1`;
     const seen = api.local.statusLog(id).length;
     await sendLocalPrompt(id, `RUN64:${b64(command)}`);
     await waitFor('the yolo turn', () => api.local.statusLog(id).slice(seen).includes('running'), 30_000);
