@@ -112,17 +112,15 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   async show(item: InboxItem, opts: { preserveFocus?: boolean } = {}): Promise<void> {
     const uri = this.uriFor(item);
     this._open.set(item.id, uri);
-    // Read lazily: the sandbox's git status starts now, never before (the toast is already up).
-    this._evidence?.load(item);
-    const doc = await vscode.workspace.openTextDocument(uri);
+    let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'fountain-request') {
-      await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
+      // Setting the language closes the document and opens it again: show the one it returns.
+      doc = await vscode.languages.setTextDocumentLanguage(doc, 'fountain-request');
     }
     await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: opts.preserveFocus ?? false });
-    if (this._evidence) {
-      // A read that finished while the language was being set is shown now.
-      this._onDidChange.fire(uri);
-    }
+    // Read lazily, once the document is on screen: the sandbox's git status starts now, never before (the toast is
+    // already up), and each change of it refreshes the open document.
+    this._evidence?.load(item);
   }
 
   /** Opens VS Code's diff editor on the request's first (or chosen) diff: old vs proposed text, both read-only. */

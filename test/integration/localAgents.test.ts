@@ -34,8 +34,14 @@ describe('local agents in the extension host', function () {
     fs.mkdirSync(claudeDir, { recursive: true });
     fs.mkdirSync(path.join(root, 'tmp'));
     writeQuietClaudeSettings(claudeDir); // no traffic beyond the loopback model
+    // Only claude and gemini on PATH (the other presets are installed for other suites): one stays missing.
+    const bin = path.join(root, 'bin');
+    fs.mkdirSync(bin);
+    for (const name of ['claude-agent-acp', 'gemini']) {
+      fs.symlinkSync(path.join(BIN, name), path.join(bin, name));
+    }
     api.local.useSourceEnv({
-      PATH: [BIN, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
+      PATH: [bin, path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
       HOME: home,
       TMPDIR: path.join(root, 'tmp'),
       LANG: 'C.UTF-8',

@@ -8,7 +8,10 @@ import { clickNotificationButton, runCommand, textOf, toast, until, type Workben
 
 /** A button in the title bar (editor actions toolbar) of the active editor group, by its aria-label. */
 function titleAction(page: Page, label: string) {
-  return page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`);
+  // Reject with Reason… shares Reject's prefix; it is its own action.
+  return page.locator(
+    `.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]:not([aria-label^="${label} with"])`,
+  );
 }
 
 describe('UI: answering from the editor title of a request', function () {

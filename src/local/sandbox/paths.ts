@@ -16,7 +16,10 @@ export interface AgentState {
 const CLAUDE: AgentState = { dirs: ['.claude'], files: ['.claude.json'], envOverride: 'CLAUDE_CONFIG_DIR' };
 const GEMINI: AgentState = { dirs: ['.gemini'], files: [] };
 const CODEX: AgentState = { dirs: ['.codex'], files: [], envOverride: 'CODEX_HOME' };
-const OPENCODE: AgentState = { dirs: ['.local/share/opencode', '.config/opencode', '.cache/opencode'], files: [] };
+const OPENCODE: AgentState = {
+  dirs: ['.local/share/opencode', '.local/state/opencode', '.config/opencode', '.cache/opencode'],
+  files: [],
+};
 const QWEN: AgentState = { dirs: ['.qwen'], files: [] };
 
 /** By preset id and by command basename (a custom entry running `gemini` gets gemini's folder). */

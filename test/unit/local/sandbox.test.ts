@@ -190,6 +190,7 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
       '/cfg/claude': 'dir',
       '/cfg/codex': 'dir',
       '/home/u/.local/share/opencode': 'dir',
+      '/home/u/.local/state/opencode': 'dir',
       '/home/u/.config/opencode': 'dir',
       '/home/u/.cache/opencode': 'dir',
     });
@@ -205,6 +206,7 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
       '/home/u/.config/opencode:rw',
       '/home/u/.cache/opencode:rw',
       '/home/u/.local/share/opencode:rw',
+      '/home/u/.local/state/opencode:rw',
     ]);
     assert.deepEqual(state({ agent: 'some-other-agent' }), []);
   });
