@@ -15,13 +15,20 @@ async function answered(server: TestServer, conversationId: string): Promise<unk
 
 /** Opens the request's details document the way the tree's Show Details does, and returns its URI. */
 async function openDetails(api: TestApi, item: InboxItem): Promise<vscode.Uri> {
-  await api.selectRequest(item.id);
-  await vscode.commands.executeCommand('fountain.request.showDetails');
-  const editor = await waitFor('the details editor', () => {
+  // Show Details acts on the tree's selection; a tree refresh for a request arriving meanwhile can drop the
+  // selection before the command reads it, so the pair is repeated (every 2 s) until the editor shows.
+  let shownAt = 0;
+  const editor = await waitFor('the details editor', async () => {
     const e = vscode.window.activeTextEditor;
-    return e?.document.uri.scheme === 'fountain-request' && e.document.getText().includes(item.key.requestId)
-      ? e
-      : undefined;
+    if (e?.document.uri.scheme === 'fountain-request' && e.document.getText().includes(item.key.requestId)) {
+      return e;
+    }
+    if (Date.now() - shownAt > 2000) {
+      shownAt = Date.now();
+      await api.selectRequest(item.id);
+      await vscode.commands.executeCommand('fountain.request.showDetails');
+    }
+    return undefined;
   });
   return editor.document.uri;
 }
