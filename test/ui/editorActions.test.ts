@@ -54,7 +54,9 @@ describe('UI: answering from the editor title of a request', function () {
     const menu = page.locator('.context-view .monaco-menu');
     await menu.waitFor({ timeout: 10_000 });
     for (const label of ['Allow Once', 'Reject', 'Answer…']) {
-      assert.equal(await menu.locator('.action-label', { hasText: label }).count(), 1, label);
+      // Exact names: Reject with Reason… is its own entry beside Reject.
+      const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      assert.equal(await menu.locator('.action-label', { hasText: exact }).count(), 1, label);
     }
     await page.keyboard.press('Escape');
     // Not in the Command Palette, even with the request's editor active (a palette run would carry no editor).
