@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { answerGesture } from './gestures';
 import { getApi, stopLocalAgents, waitFor, type RpcMessage } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -54,8 +55,7 @@ describe('local commands act on a user gesture, never on arguments alone', funct
 
   before(async function () {
     if (!fs.existsSync(CLAUDE)) {
-      console.warn('[gestures] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-gestures-'));
     home = path.join(root, 'home');

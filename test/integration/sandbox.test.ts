@@ -17,6 +17,7 @@ import type { TestApi } from '../../src/extension';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { sendLocalPrompt, startLocalAgent } from './gestures';
 import { getApi, stopLocalAgents, waitFor } from './support';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -39,13 +40,13 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
 
   before(async function () {
     if (!fs.existsSync(CLAUDE)) {
-      console.warn('[sandbox] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     if (!fs.existsSync('/usr/bin/bwrap')) {
-      assert.ok(!process.env.CI, 'bubblewrap must be installed under CI (test/harness/setup-vscode-runtime.sh)');
-      console.warn('[sandbox] bubblewrap is not installed: sudo apt-get install bubblewrap');
-      this.skip();
+      skipOrFail(
+        this,
+        'bubblewrap is not installed (apt-get install bubblewrap; test/harness/setup-vscode-runtime.sh installs it)',
+      );
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-sandbox-'));
     home = path.join(root, 'home');

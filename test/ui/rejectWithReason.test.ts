@@ -22,6 +22,7 @@ import {
   until,
   type Workbench,
 } from './workbench';
+import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -55,8 +56,7 @@ describe('UI: Reject with Reason…', function () {
 
   before(async function () {
     if (!fs.existsSync(path.join(BIN, 'claude-agent-acp'))) {
-      console.warn('[ui steer] real ACP agents are not installed: run `bash test/harness/setup-acp-agents.sh`');
-      this.skip();
+      skipOrFail(this, 'claude-agent-acp is not installed: run `bash test/harness/setup-acp-agents.sh`');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-ui-steer-'));
     const claudeDir = path.join(root, 'claude');
@@ -70,7 +70,7 @@ describe('UI: Reject with Reason…', function () {
       withKeyInEnv: true,
     });
     if (!wb.server) {
-      this.skip();
+      skipOrFail(this, 'the local test server is not running (run through the test harness)');
     }
     server = new TestServer(wb.server.info);
   });

@@ -7,6 +7,7 @@ import { AgentProcess } from '../../../src/local/agentProcess';
 import { AgentNotFoundError, BASE_ENV_NAMES, buildAgentEnv, resolveCommand } from '../../../src/local';
 import { resolveAgentCommand } from '../../../src/local/launch';
 import { groupAlive } from './realHarness';
+import { skipOrFail } from '../../support/skipOrFail';
 
 // A leader that ignores stdin EOF and SIGTERM, with a grandchild that does the same: only SIGKILL to the group ends it.
 const STUBBORN = `
@@ -191,9 +192,10 @@ AgentProcess.spawn({ command: process.execPath, args: [${JSON.stringify(stubborn
   it('with a bubblewrap wrapper, stop() ends the agent and its children inside the sandbox too', async function () {
     const bwrap = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((p) => fs.existsSync(p));
     if (!bwrap) {
-      assert.ok(!process.env.CI, 'bubblewrap must be installed under CI (test/harness/setup-vscode-runtime.sh)');
-      console.warn('[agent process] bubblewrap is not installed: sudo apt-get install bubblewrap');
-      this.skip();
+      skipOrFail(
+        this,
+        'bubblewrap is not installed (apt-get install bubblewrap; test/harness/setup-vscode-runtime.sh installs it)',
+      );
     }
     const marker = `fountain-sbx-${process.pid}-${Date.now()}`;
     const loop = "trap '' TERM; while :; do sleep 1; done";
