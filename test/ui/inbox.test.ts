@@ -263,8 +263,20 @@ describe('UI: approving in the real workbench', function () {
       [[200, { option_id: 'cancel' }]],
       "gemini's own reject option",
     );
+    // The answered row changes state and the rows re-sort under the pointer: a click can land while the tree
+    // redraws and select nothing (seen in CI: the key then went to the editor). Clicking a row only selects it, so
+    // click until the row is selected with the focus in the Pending Approvals tree.
     const allowRow = treeRow(page, 'touch tree-allow.txt').first();
-    await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
+    await until('the allow row selected, with the focus in the Pending Approvals tree', async () => {
+      const selected = (await allowRow.getAttribute('aria-selected')) === 'true';
+      const focusInTree = await allowRow.evaluate((row) => {
+        const list = row.closest('.monaco-list');
+        return !!list && !!document.activeElement && list.contains(document.activeElement);
+      });
+      if (selected && focusInTree) return true;
+      await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
+      return false;
+    });
     await page.keyboard.press('Control+Alt+Shift+A');
     const allowed = await until('the keyboard allow', async () => {
       const a = await server.answersFor(allowId);
