@@ -12,6 +12,11 @@ export interface StoredAccount {
   readonly email?: string;
 }
 
+/** How a signed-in account is named: its e-mail, else the server's user id. */
+export function accountName(account: StoredAccount | undefined): string {
+  return account?.email || account?.id || '?';
+}
+
 /** The SDKs' base URL when FOUNTAIN_BASE_URL is unset: the server a bare FOUNTAIN_API_KEY belongs to. */
 export const HOSTED_BASE_URL = 'https://managoat.com';
 

@@ -5,7 +5,7 @@
  * paths (links resolved), URL or title, a grant, or a read inside the scope.
  */
 import { bundleReading, ineligible, patternCovers, patternWords, verbCovers } from './commandRules';
-import type { Ctx, GateDecision } from './gate';
+import type { Ctx, GateDecision } from './gateTypes';
 import { grantLabel } from './gateCommand';
 import type { AllowRule } from './gateConfig';
 import { grantCoversRequest, requestKey, type Grant } from './grants';

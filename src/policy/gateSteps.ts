@@ -3,7 +3,7 @@
  * it cannot read, network devices, writes to protected files, and the path scope.
  */
 import { denylistLine, denylistMaybe } from './denylist';
-import type { Ctx, GateDecision } from './gate';
+import type { Ctx, GateDecision } from './gateTypes';
 import { isHarmlessDevice, isNetworkDevice, protectedWrite } from './paths';
 import { appliesTo, commandMatches, MAX_PATH_LENGTH, pathMatches, textGlobMatches, type GatePattern } from './patterns';
 import { requestKey } from './grants';

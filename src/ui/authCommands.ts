@@ -9,11 +9,6 @@ import { lazyBundle } from './lazyBundle';
 
 export const authBundle = lazyBundle<typeof import('./signInFlow')>('auth.js');
 
-/** How a signed-in account is named: its e-mail, else the server's user id. */
-export function accountName(account: StoredAccount | undefined): string {
-  return account?.email || account?.id || '?';
-}
-
 /** "Fountain: Sign In": see src/ui/signInFlow.ts. */
 export function signIn(
   config: Config,

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/log';
-import type { ApiKeyStore } from '../platform/secrets';
+import { accountName, type ApiKeyStore } from '../platform/secrets';
 import { Disposable } from '../util/lifecycle';
-import { accountName, signIn } from './authCommands';
+import { signIn } from './authCommands';
 import { inertLine } from './display';
 import { Strings } from './strings';
 

@@ -3,10 +3,9 @@
  * first use through src/ui/authCommands.ts.
  */
 import * as vscode from 'vscode';
-import { accountName } from './authCommands';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/log';
-import type { ApiKeyStore, StoredAccount } from '../platform/secrets';
+import { accountName, type ApiKeyStore, type StoredAccount } from '../platform/secrets';
 import { defaultEnv } from '../protocol/env';
 import { checkKey } from '../protocol/whoami';
 import { inertNotice, withoutClosingPunctuation } from '../domain/inertNotice';
