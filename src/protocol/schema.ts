@@ -204,9 +204,6 @@ export const EventsPageSchema = z.looseObject({
   ),
 });
 
-/** `{kind, ...}` of a /events row, enough to route it to the output or stage schema. */
-export const LogEventHeadSchema = z.looseObject({ id: z.union([z.number(), z.string()]), kind: optStr });
-
 // ---------- helpers ----------
 
 /** safeParse that logs what was wrong (without the payload) and returns undefined. */
