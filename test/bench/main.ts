@@ -16,6 +16,7 @@ import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './ba
 import { lastJson, runBundled } from './bundled';
 import { generate } from './gen';
 import { latency, STARTUP_MS } from './latency';
+import { sandboxRows } from './sandbox';
 import { printTable, type Row } from './table';
 import { TOAST_REQUESTS, toastLatencyBench } from './toasts';
 import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
@@ -238,6 +239,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   if (ONLY !== 'workbench') {
     rows.push(...(await nodeRows()));
+    rows.push(...(await sandboxRows()));
   }
   if (ONLY !== 'node') {
     rows.push(...workbenchRows(await workbench(), REQUESTS));

@@ -14,17 +14,23 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
+import { writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { sendLocalPrompt, startLocalAgent } from './gestures';
+import {
+  b64,
+  openItems as openOf,
+  promptAndAnswer,
+  sessionGroup,
+  sh,
+  startScriptedModel,
+  turnEnded,
+} from './realAgents';
 import { getApi, stopLocalAgents, waitFor } from './support';
 import { skipOrFail } from '../support/skipOrFail';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
 const CLAUDE = path.join(BIN, 'claude-agent-acp');
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
-const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
-const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 describe('local agents in the OS sandbox (bubblewrap)', function () {
   this.timeout(240_000);
@@ -63,16 +69,7 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
       fs.writeFileSync(path.join(ws, '.git/config'), '[core]\n\tbare = false\n');
     }
     gitConfigBefore = fs.readFileSync(path.join(ws, '.git/config'), 'utf8');
-    model = await startFakeModel({
-      deriveCommand: (text) => {
-        const m = /RUN64:([A-Za-z0-9_-]+)/.exec(text);
-        return m ? { command: unb64(m[1]), description: 'Run it' } : undefined;
-      },
-      deriveToolCall: (_tools, text) => {
-        const m = /WRITE64:([A-Za-z0-9_-]+)/.exec(text);
-        return m ? { name: 'Write', input: { file_path: unb64(m[1]), content: 'written by the agent\n' } } : undefined;
-      },
-    });
+    model = await startScriptedModel();
     const claudeDir = path.join(home, '.claude');
     writeQuietClaudeSettings(claudeDir);
     const api = await getApi();
@@ -103,23 +100,18 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
     }
   });
 
-  const group = (api: TestApi) => api.tree().find((g) => g.key === JSON.stringify([`local:${id}`, id]));
-  const openItems = (api: TestApi) => api.items().filter((i) => i.key.server === `local:${id}` && i.pending);
+  const group = (api: TestApi) => sessionGroup(api, id);
+  const openItems = (api: TestApi) => openOf(api, id);
   const fresh = (prefix: string) => {
     const name = `${prefix}-${randomUUID().slice(0, 8)}`;
     made.push(name);
     return name;
   };
-  const idle = (api: TestApi) =>
-    waitFor('the turn to end', () => api.local.sessions().find((s) => s.id === id)?.status === 'idle', 90_000);
+  const idle = (api: TestApi) => turnEnded(api, id);
 
   /** Asks for `command` and allows it once (the user's answer); waits for the turn to end. */
   async function runAllowed(api: TestApi, command: string): Promise<void> {
-    await sendLocalPrompt(id, `RUN64:${b64(command)}`);
-    const item = await waitFor('the local request in the inbox', () => openItems(api)[0], 90_000);
-    const option = item.request.options.find((o) => o.kind === 'allow_once')!;
-    assert.deepEqual(await api.answer(item.id, option.optionId), { kind: 'answered' });
-    await idle(api);
+    await promptAndAnswer(api, id, `RUN64:${b64(command)}`, 'allow_once');
   }
 
   it('runs the agent inside bubblewrap with a throwaway HOME, and its tree group says so', async () => {

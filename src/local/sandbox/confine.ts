@@ -58,11 +58,19 @@ export interface SandboxRequest {
   readonly detect?: () => Promise<SandboxDetection>;
 }
 
+const UNAVAILABLE: Readonly<Record<Unsandboxed['reason'], string>> = {
+  not_installed: "bubblewrap (bwrap) is not on the agent's PATH",
+  not_working: 'bubblewrap cannot create its namespaces on this machine',
+  unsupported_platform: 'this platform has no sandbox',
+  off: 'the setting is off',
+  not_requested: 'none was asked for',
+};
+
 /** `required` and no sandbox: nothing was started. */
 export class SandboxRequiredError extends Error {
   constructor(readonly confinement: Unsandboxed) {
     super(
-      `fountain.local.sandbox is "required" and no sandbox is available (${confinement.reason})` +
+      `fountain.local.sandbox is "required" and no sandbox is available (${UNAVAILABLE[confinement.reason]})` +
         (confinement.install ? `. Install it with: ${confinement.install}` : '') +
         (confinement.detail ? `\n${confinement.detail}` : ''),
     );
@@ -151,7 +159,8 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
   if (req.setting === 'off') {
     return unsandboxed({ sandboxed: false, reason: 'off' });
   }
-  const found = await (req.detect ?? (() => detectSandbox()))();
+  // bubblewrap is looked up on the agent's own PATH, as its command is.
+  const found = await (req.detect ?? (() => detectSandbox(process.platform, t.env.PATH)))();
   if (found.tool === undefined) {
     const c: Unsandboxed = {
       sandboxed: false,

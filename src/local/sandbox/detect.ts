@@ -1,6 +1,7 @@
 /**
- * Which sandbox this machine has: bubblewrap on Linux (on PATH and able to create its namespaces: a quick probe with
- * the flags every agent gets), `sandbox-exec` on macOS, none elsewhere. Probed once per process and command path.
+ * Which sandbox this machine has: bubblewrap on Linux (on the PATH given, the agent's own, and able to create its
+ * namespaces: a quick probe with the flags every agent gets), `sandbox-exec` on macOS, none elsewhere. Probed once
+ * per process and PATH.
  */
 import { execFile } from 'node:child_process';
 import which from 'which';
@@ -63,11 +64,12 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Sandbo
   return { tool: undefined, reason: 'unsupported_platform' };
 }
 
-/** The sandbox of this machine (cached: the probe runs once per platform and PATH). */
+/** The sandbox of this machine, bubblewrap looked up on `pathEnv` (cached: the probe runs once per platform and PATH). */
 export function detectSandbox(
   platform: NodeJS.Platform = process.platform,
-  pathEnv = `${process.env.PATH ?? ''}:/usr/bin:/bin:/usr/local/bin`,
+  pathEnv: string | undefined = process.env.PATH,
 ): Promise<SandboxDetection> {
+  pathEnv ??= '';
   const key = `${platform}\0${pathEnv}`;
   let p = cache.get(key);
   if (!p) {

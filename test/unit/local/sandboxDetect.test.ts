@@ -1,0 +1,63 @@
+// Which sandbox the machine has, as the product finds it: bubblewrap looked up on the agent's own PATH and probed for
+// real (src/local/sandbox/detect.ts), and what `confine` makes of it for each fountain.local.sandbox value. No test
+// hook: "not available" is a PATH without bwrap on it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { confine, detectSandbox, SandboxRequiredError } from '../../../src/local/sandbox';
+import { skipOrFail } from '../../support/skipOrFail';
+
+const BWRAP = '/usr/bin/bwrap';
+
+describe('local agents: sandbox detection on the agent’s PATH', function () {
+  this.timeout(20_000);
+  let root = '';
+  let empty = '';
+  before(function () {
+    if (process.platform !== 'linux') {
+      this.skip();
+    }
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-unit-detect-'));
+    empty = path.join(root, 'bin');
+    fs.mkdirSync(empty);
+  });
+  after(() => root && fs.rmSync(root, { recursive: true, force: true }));
+
+  const target = () => ({ runtime: 'claude', command: '/bin/true', cwd: root, env: { PATH: empty, HOME: root } });
+
+  it('a PATH without bwrap: not installed; `required` refuses with the reason and the install command', async () => {
+    assert.deepEqual(await detectSandbox('linux', empty), { tool: undefined, reason: 'not_installed' });
+    await assert.rejects(
+      confine({ setting: 'required', roots: [root] }, target()),
+      (e: unknown) =>
+        e instanceof SandboxRequiredError &&
+        e.message ===
+          'fountain.local.sandbox is "required" and no sandbox is available ' +
+            "(bubblewrap (bwrap) is not on the agent's PATH). Install it with: sudo apt-get install bubblewrap",
+    );
+  });
+
+  it('`auto` without bwrap: unsandboxed with the install command, after the caller was told', async () => {
+    const told: unknown[] = [];
+    const c = await confine(
+      { setting: 'auto', roots: [root], beforeUnsandboxed: (u) => (told.push(u), true) },
+      target(),
+    );
+    assert.deepEqual(c, { sandboxed: false, reason: 'not_installed', install: 'sudo apt-get install bubblewrap' });
+    assert.deepEqual(told, [c]);
+  });
+
+  it('a PATH with bwrap on it: the probe runs it and the start is confined by it', async function () {
+    if (!fs.existsSync(BWRAP)) {
+      skipOrFail(this, 'bubblewrap is not installed (apt-get install bubblewrap)');
+    }
+    const pathEnv = `${empty}:${path.dirname(BWRAP)}`;
+    assert.deepEqual(await detectSandbox('linux', pathEnv), { tool: 'bwrap', command: BWRAP });
+    const c = await confine(
+      { setting: 'required', roots: [root] },
+      { ...target(), env: { PATH: pathEnv, HOME: root } },
+    );
+    assert.equal(c.sandboxed && c.wrap.command, BWRAP);
+  });
+});
