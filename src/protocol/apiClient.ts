@@ -14,6 +14,7 @@ import {
 } from './answerStatus';
 import { redact, type ProtocolEnv } from './env';
 import { errorMessage } from './failures';
+import { sendRequest, type RawResponse } from './request';
 import {
   AgentEnvelopeSchema,
   AuthMeSchema,
@@ -78,8 +79,6 @@ export interface EventsQuery {
   readonly streams?: string;
   readonly blocks?: boolean;
 }
-
-type RawResponse = { status: number; headers: Headers; text: string };
 
 export class ApiClient {
   private readonly timeoutMs: number;
@@ -296,38 +295,11 @@ export class ApiClient {
 
   private async send(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<RawResponse> {
     const { env, key, server } = this.opts;
-    const ac = new AbortController();
-    const onAbort = () => ac.abort(signal!.reason);
-    if (signal?.aborted) {
-      ac.abort(signal.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = env.timers.setTimeout(
-      () => ac.abort(new Error(`timed out after ${this.timeoutMs} ms`)),
-      this.timeoutMs,
-    );
-    const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
-    if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-    }
-    env.logger.debug(`${method} ${redact(path, key)}`);
     try {
-      const res = await env.fetch(server + path, {
-        method,
-        headers,
-        // Never follow a redirect: a 303 would turn the answer into a GET elsewhere, and https→http would send
-        // the key in clear. A 3xx is returned as it is and is never an answer.
-        redirect: 'manual',
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: ac.signal,
-      });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, text };
+      // A 3xx is returned as it is and is never an answer (./request.ts follows no redirect).
+      return await sendRequest({ server, key, env, timeoutMs: this.timeoutMs }, method, path, body, signal);
     } catch (e) {
       throw new FountainNetworkError(redact(errorMessage(e), key));
-    } finally {
-      env.timers.clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 }

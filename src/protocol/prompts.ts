@@ -12,6 +12,7 @@ import { redact, sleep, type ProtocolEnv } from './env';
 import { errorMessage, parseRetryAfter } from './failures';
 import { parseJson } from './schema';
 import { parseErrorBody } from './answerStatus';
+import { sendRequest, type RawResponse } from './request';
 
 export interface PromptClientOptions {
   /** Normalised base URL (no trailing slash). */
@@ -67,8 +68,6 @@ export function newClientRequestId(random: () => number = Math.random): string {
 /** Statuses that say the server did not take the prompt and a later one may. */
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
-type Sent = { readonly status: number; readonly headers: Headers; readonly text: string };
-
 export class PromptClient {
   private readonly timeoutMs: number;
   private readonly maxAttempts: number;
@@ -92,7 +91,7 @@ export class PromptClient {
     let last: Omit<Extract<PromptResult, { kind: 'gaveUp' }>, 'attempts' | 'kind'> = { message: 'not sent' };
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
       let wait: number | undefined;
-      let res: Sent | undefined;
+      let res: RawResponse | undefined;
       try {
         res = await this.request('POST', path, { prompt, client_request_id: clientRequestId }, signal);
       } catch (e) {
@@ -188,35 +187,9 @@ export class PromptClient {
     }
   }
 
-  private async request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<Sent> {
+  private request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<RawResponse> {
     const { env, key, server } = this.opts;
-    const ac = new AbortController();
-    const onAbort = () => ac.abort(signal!.reason);
-    if (signal?.aborted) {
-      ac.abort(signal.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = env.timers.setTimeout(
-      () => ac.abort(new Error(`timed out after ${this.timeoutMs} ms`)),
-      this.timeoutMs,
-    );
-    const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
-    if (body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-    }
-    env.logger.debug(`${method} ${path}`);
-    try {
-      const res = await env.fetch(server + path, {
-        method,
-        headers,
-        redirect: 'manual', // never follow: the key must not go elsewhere, and a redirect is not a queued prompt
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: ac.signal,
-      });
-      return { status: res.status, headers: res.headers, text: await res.text() };
-    } finally {
-      env.timers.clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+    // No redirect is followed (./request.ts): the key must not go elsewhere, and a redirect is not a queued prompt.
+    return sendRequest({ server, key, env, timeoutMs: this.timeoutMs }, method, path, body, signal);
   }
 }

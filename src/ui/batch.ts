@@ -12,7 +12,7 @@ import type { Logger } from '../platform/log';
 import type { AnswerFlow } from './answerFlow';
 import { inertFull, inertLine } from './display';
 import type { PendingTree } from './pendingTree';
-import { CommandStrings } from './strings';
+import { CommandStrings, conversationName } from './strings';
 
 export const BatchStrings = {
   confirmAllow: (n: number) =>
@@ -45,7 +45,7 @@ function entry(item: InboxItem): string {
   return BatchStrings.entry(
     inertFull(item.label),
     inertLine(item.request.kind ?? 'other', 40),
-    inertLine(item.conversation.title || item.conversation.id, 200),
+    inertLine(conversationName(item.conversation), 200),
   );
 }
 

@@ -2,6 +2,7 @@
  * The text of a request's details document: everything about one request, agent text inert. Built as its own bundle,
  * dist/details.js (esbuild.mjs), and loaded by RequestDetailsView (details.ts) the first time details are shown.
  */
+import { conversationLabel } from '../domain/conversationLabel';
 import type { InboxItem } from '../domain/inbox';
 import { AGENT_EXITED } from '../domain/model';
 import { DetailsDocumentStrings as S } from './detailsStrings';
@@ -21,14 +22,16 @@ export function renderDetails(
   const r = item.request;
   const c = item.conversation;
   const out: string[] = [];
-  const field = (name: string, value: string) => out.push(`${(name + ':').padEnd(15)} ${value}`);
+  const field = (name: string, value: string) => out.push(`${(name + ':').padEnd(16)} ${value}`);
   const section = (title: string) => out.push('', title, '-'.repeat(title.length));
   out.push(S.heading, '='.repeat(S.heading.length));
   if (item.danger) {
     out.push(S.danger(inertFull(item.danger.reason)), '');
   }
   field(S.status, status(item, now));
-  field(S.conversation, `${inertFull(c.title || '—')} (${c.id})`);
+  // Named by its title, else its agent and runtime; its id is its own field, never the name.
+  field(S.conversation, inertFull(conversationLabel(c, S.conversationWords)));
+  field(S.conversationId, c.id);
   field(S.server, c.server);
   field(S.agent, c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—');
   field(S.runtime, c.runtime ? inertFull(c.runtime) : '—');

@@ -5,6 +5,11 @@ export const DetailsDocumentStrings = {
   heading: vscode.l10n.t('Fountain approval request'),
   status: vscode.l10n.t('Status'),
   conversation: vscode.l10n.t('Conversation'),
+  conversationId: vscode.l10n.t('Conversation id'),
+  conversationWords: {
+    agentAndRuntime: (agent: string, runtime: string) => vscode.l10n.t('{0} ({1})', agent, runtime),
+    unknown: vscode.l10n.t('a new conversation'),
+  },
   server: vscode.l10n.t('Server'),
   agent: vscode.l10n.t('Agent'),
   runtime: vscode.l10n.t('Runtime'),

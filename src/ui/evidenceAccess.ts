@@ -84,7 +84,8 @@ export class SandboxDiffDocuments extends Disposable implements vscode.TextDocum
       void vscode.window.showInformationMessage(EvidenceStrings.noRequest);
       return;
     }
-    const name = `Changes ${item.key.conversationId.replace(/[^\w.-]/g, '_')}`;
+    // Named like the request's details tab (its request id): no agent text in a tab title, and no conversation id.
+    const name = `Changes ${item.key.requestId.replace(/[^\w.-]/g, '_')}`;
     const doc = await vscode.workspace.openTextDocument(
       vscode.Uri.from({ scheme: SANDBOX_DIFF_SCHEME, path: `/${name}`, query: encodeURIComponent(item.id) }),
     );

@@ -28,7 +28,7 @@ export const EvidenceStrings = {
     'This edit request carries no diff: the agent did not say what it will change. Allowing it allows an edit you cannot read here.',
   ),
   fileNote: (path: string, sentence: string) => vscode.l10n.t('Open Diff of {0}: {1}', path, sentence),
-  usedAgentOld: vscode.l10n.t("the left side shows the agent's own old text instead."),
+  usedAgentOld: vscode.l10n.t("The left side shows the agent's own old text instead."),
   diffTitleSandbox: (p: string) => vscode.l10n.t("{0}: sandbox's current file ↔ proposed", p),
   diffTitleSnapshot: (p: string) => vscode.l10n.t("{0}: sandbox's snapshot ↔ proposed", p),
   diffTitleAgentOld: (p: string) =>

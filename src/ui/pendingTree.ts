@@ -10,7 +10,7 @@ import { DangerStrings } from './dangerStrings';
 import { inertBlockShort, inertLabel, inertLine } from './display';
 import { rowStateText } from './rowText';
 import { SessionRows, type LocalGroups } from './sessionRows';
-import { PolicyStrings, TreeStrings } from './strings';
+import { conversationName, PolicyStrings, TreeStrings } from './strings';
 
 /** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
 export interface ProvenanceText {
@@ -247,16 +247,24 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
         return t;
       }
       const c = g.conversation;
-      t.label = inertLabel(c.title || c.id, 60).text;
+      // Named by its title, else its agent and runtime: never by its id (the tooltip has the id, labelled).
+      const name = conversationName(c);
+      t.label = inertLabel(name, 60).text;
       const waiting = g.items.filter((i) => i.pending).length;
       if (isLocalSource(g.server)) {
         return this.localGroupItem(t, c, waiting);
       }
       const agent = c.agentName || c.agentId;
-      t.description = [agent && inertLine(agent), c.runtime && inertLine(c.runtime), TreeStrings.waiting(waiting)]
+      // The agent and runtime once, in the label or else here.
+      const named = !!c.title?.trim();
+      t.description = [
+        named && agent && inertLine(agent),
+        named && c.runtime && inertLine(c.runtime),
+        TreeStrings.waiting(waiting),
+      ]
         .filter(Boolean)
         .join(' · ');
-      const title = inertBlockShort(c.title || c.id, TOOLTIP_TEXT_MAX);
+      const title = inertBlockShort(name, TOOLTIP_TEXT_MAX);
       t.tooltip = [
         title.text,
         ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
@@ -325,7 +333,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** "Local · agent · folder", with the session's status (idle / running / waiting) and the waiting count. */
   private localGroupItem(t: vscode.TreeItem, c: ConversationInfo, waiting: number): vscode.TreeItem {
     t.description = [TreeStrings.localStatus(c.status ?? ''), TreeStrings.waiting(waiting)].join(' · ');
-    const title = inertBlockShort(c.title || c.id, TOOLTIP_TEXT_MAX);
+    const title = inertBlockShort(conversationName(c), TOOLTIP_TEXT_MAX);
     t.tooltip = [title.text, TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
     t.iconPath = new vscode.ThemeIcon('vm');
     t.contextValue = 'fountainLocalSession;';
@@ -351,7 +359,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     if (this._provenance) {
       lines.push(PolicyStrings.tooltipWhy(this._provenance.describe(item)));
     }
-    lines.push(TreeStrings.tooltipConversationTitle(inertLine(item.conversation.title || item.conversation.id)));
+    lines.push(TreeStrings.tooltipConversationTitle(inertLine(conversationName(item.conversation))));
     if (r.summary && r.summary !== item.label) {
       const summary = inertBlockShort(r.summary, TOOLTIP_TEXT_MAX);
       shortened ||= summary.shortened;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { conversationLabel, type ConversationWords } from '../domain/conversationLabel';
 
 /** Every user-facing string of the code side, localisable (house style §8.17). */
 const AuthStrings = {
@@ -73,18 +74,13 @@ export function conversationName(c: {
   readonly agentId?: string;
   readonly runtime?: string;
 }): string {
-  if (c.title) {
-    return c.title;
-  }
-  const agent = c.agentName || c.agentId;
-  if (agent && c.runtime) {
-    return vscode.l10n.t('{0} ({1})', agent, c.runtime);
-  }
-  if (agent || c.runtime) {
-    return (agent || c.runtime)!;
-  }
-  return vscode.l10n.t('a new conversation');
+  return conversationLabel(c, CONVERSATION_WORDS);
 }
+
+const CONVERSATION_WORDS: ConversationWords = {
+  agentAndRuntime: (agent, runtime) => vscode.l10n.t('{0} ({1})', agent, runtime),
+  unknown: vscode.l10n.t('a new conversation'),
+};
 
 export const Strings = { ...AuthStrings, ...AnswerStrings };
 

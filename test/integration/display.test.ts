@@ -94,4 +94,31 @@ describe('hostile agent text in the extension host', function () {
     assert.ok(details.includes(`${MARK}rm -rf ~`));
     await server.control('POST', `/conversations/${id}/interrupt`);
   });
+
+  it('a conversation without a title is named by its agent and runtime, never its id (tree group, row tooltip, details)', async () => {
+    // No first prompt, so no title (the server makes one from the first prompt); the request comes from a later one.
+    const id = await server.startConversation('claude', '');
+    const sent = await server.api('POST', `/api/conversations/${id}/prompts`, { prompt: 'run: touch untitled.txt' });
+    assert.equal(sent.status, 202);
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    const name = 'Claude Code (claude)';
+    const conv = await waitFor('its group named by agent and runtime', () => {
+      const c = conversationRow(api, 'touch untitled.txt');
+      return c?.label === name ? c : undefined;
+    });
+    assert.ok(!conv.label.includes(id) && !conv.description.includes(id), `${conv.label} · ${conv.description}`);
+    assert.ok(!conv.description.includes('Claude Code'), `the agent is named once: ${conv.description}`);
+    const row = conv.children.find((r) => r.label.startsWith('touch untitled.txt'))!;
+    assert.ok(!row.label.includes(id), row.label);
+    assert.deepEqual(
+      row.tooltip.split('\n').filter((l) => l.startsWith('Conversation:')),
+      [`Conversation: ${name}`],
+    );
+    const details = api.detailsText(item.id).split('\n');
+    assert.deepEqual(
+      details.filter((l) => /^Conversation( id)?:/.test(l)).map((l) => l.replace(/\s+/g, ' ')),
+      [`Conversation: ${name}`, `Conversation id: ${id}`],
+    );
+    await server.control('POST', `/conversations/${id}/interrupt`);
+  });
 });

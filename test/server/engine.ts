@@ -283,12 +283,32 @@ export class Engine {
 
   // ---------------------------------------------------------------------------------------------- prompts & turns
 
-  /** POST .../prompts: a prompt while a turn runs waits in the queue; either way the answer is `queued`. */
-  enqueue(conv: ConversationRec, prompt: string, origin: 'user' | 'autonomous', clientRequestId: string | null): void {
+  /**
+   * POST .../prompts: a prompt while a turn runs waits in the queue; either way the answer is `queued`. A
+   * `client_request_id` the conversation already has (a turn carries it, or a prompt waiting with it) is a retry:
+   * nothing new is queued and the answer is the same. False then.
+   */
+  enqueue(
+    conv: ConversationRec,
+    prompt: string,
+    origin: 'user' | 'autonomous',
+    clientRequestId: string | null,
+  ): boolean {
     const q = this.queues.get(conv.id) ?? [];
+    if (clientRequestId !== null && this.hasClientRequest(conv, q, clientRequestId)) {
+      return false;
+    }
     q.push({ prompt, origin, clientRequestId });
     this.queues.set(conv.id, q);
     this.pump(conv);
+    return true;
+  }
+
+  private hasClientRequest(conv: ConversationRec, queued: readonly Queued[], clientRequestId: string): boolean {
+    return (
+      queued.some((x) => x.clientRequestId === clientRequestId) ||
+      this.store.turnsOf(conv.id).some((t) => t.client_request_id === clientRequestId)
+    );
   }
 
   isBusy(conv: ConversationRec): boolean {

@@ -1,7 +1,7 @@
 /**
  * The router: matches a request to a route and runs the steps every request goes through, in Fountain's order:
  * request log, in-flight count, latency, injected failure, control token or API key (406, 401, 403 scope), the
- * route, then bad-JSON / too-large / internal-error answers.
+ * route (its response dropped when a drop was injected), then bad-JSON / too-large / internal-error answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -88,10 +88,15 @@ function admit(s: ServerContext, controlToken: string, route: Route, req: Incomi
   return route.auth === 'full' && a.key.scope !== 'full' ? insufficientScope : a;
 }
 
-async function run(s: ServerContext, route: Route, ctx: RouteCtx): Promise<void> {
+async function run(s: ServerContext, route: Route, ctx: RouteCtx, drop: boolean): Promise<void> {
   try {
     const r = await route.handle(ctx);
-    if (r) {
+    if (drop) {
+      // The route ran; its response is lost on the way back (`POST /_control/drop-response`).
+      s.requestLog.dropped(ctx.req, ctx.url.pathname);
+      ctx.res.socket?.destroy();
+      ctx.res.destroy();
+    } else if (r) {
       sendJson(ctx.res, r);
     }
   } catch (err) {
@@ -147,6 +152,7 @@ export function createRouter(
       return;
     }
     ctx.auth = admitted ?? undefined;
-    await run(s, route, ctx);
+    const drop = route.auth !== 'control' && s.faults.takeDrop(route.name, url.pathname, req.method);
+    await run(s, route, ctx, drop);
   };
 }

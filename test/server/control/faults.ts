@@ -1,5 +1,5 @@
 /**
- * Fault injection: the next N matching API requests get a chosen status; stream faults (abort, stall, drop, heartbeat
+ * Fault injection: the next N matching API requests get a chosen status, or run and lose their response; stream faults (abort, stall, drop, heartbeat
  * period); a restart; account flags (suspended, no credits, unavailable); resume turns that fail to open.
  */
 import type { ServerContext } from '../context';
@@ -16,34 +16,66 @@ export interface FailRule {
   body?: unknown;
 }
 
-/** The queue of injected failures (`POST /_control/fail`, `failNext`). */
+/** Which requests a drop applies to (`POST /_control/drop-response`). */
+export type DropRule = Pick<FailRule, 'route' | 'path' | 'method' | 'count'>;
+
+/** Uses up one count of the first rule matching this request; the rule, if one matched. */
+function takeRule<R extends DropRule>(
+  rules: R[],
+  routeName: string,
+  pathname: string,
+  method: string | undefined,
+): R | undefined {
+  const i = rules.findIndex(
+    (f) =>
+      f.count > 0 &&
+      (!f.route || f.route === routeName) &&
+      (!f.path || pathname.startsWith(f.path)) &&
+      (!f.method || f.method.toUpperCase() === method),
+  );
+  if (i < 0) {
+    return undefined;
+  }
+  const f = rules[i];
+  f.count--;
+  if (f.count <= 0) {
+    rules.splice(i, 1);
+  }
+  return f;
+}
+
+/**
+ * The queue of injected failures (`POST /_control/fail`, `failNext`): answered instead of the route. And of dropped
+ * responses (`POST /_control/drop-response`, `dropNext`): the route runs (a prompt is queued, an answer recorded),
+ * then the connection is destroyed before any answer is written, as when a response is lost on the way back.
+ */
 export class FaultKnobs {
   private readonly failures: FailRule[] = [];
+  private readonly drops: DropRule[] = [];
 
   failNext(rule: Partial<FailRule> & { status: number }): void {
     this.failures.push({ count: 1, ...rule });
   }
 
+  dropNext(rule: Partial<DropRule>): void {
+    this.drops.push({ ...rule, count: rule.count ?? 1 });
+  }
+
   clear(): void {
     this.failures.length = 0;
+    this.drops.length = 0;
+  }
+
+  /** Whether this API request's response is to be dropped after its route ran (the rule is used up). */
+  takeDrop(routeName: string, pathname: string, method: string | undefined): boolean {
+    return takeRule(this.drops, routeName, pathname, method) !== undefined;
   }
 
   /** The injected answer for this API request, if a rule matches (it is used up). */
   take(routeName: string, pathname: string, method: string | undefined): HttpResult | undefined {
-    const i = this.failures.findIndex(
-      (f) =>
-        f.count > 0 &&
-        (!f.route || f.route === routeName) &&
-        (!f.path || pathname.startsWith(f.path)) &&
-        (!f.method || f.method.toUpperCase() === method),
-    );
-    if (i < 0) {
+    const f = takeRule(this.failures, routeName, pathname, method);
+    if (!f) {
       return undefined;
-    }
-    const f = this.failures[i];
-    f.count--;
-    if (f.count <= 0) {
-      this.failures.splice(i, 1);
     }
     const headers: Record<string, string> = {};
     if (f.retryAfter !== undefined) {
@@ -78,6 +110,16 @@ export function failureRoutes(s: ServerContext): Route[] {
         return invalid('status', 'must be an HTTP status');
       }
       s.server.failNext(failRule(b, status));
+      return { status: 200, body: { ok: true } };
+    }),
+    control('POST', /^\/_control\/drop-response$/, async ({ req }) => {
+      const b = await readRecord(req);
+      const count = b.count === undefined ? 1 : Number(b.count);
+      if (!Number.isInteger(count) || count < 1) {
+        return invalid('count', 'must be a positive integer');
+      }
+      const { route, path, method } = failRule(b, 0);
+      s.faults.dropNext({ route, path, method, count });
       return { status: 200, body: { ok: true } };
     }),
     control('DELETE', /^\/_control\/fail$/, () => {

@@ -15,7 +15,7 @@ export interface LoggedRequest {
 
 const MAX_ENTRIES = 5000;
 
-/** Every API request this server answered (not the control API), oldest first; the last 5000. */
+/** Every API request this server answered or dropped on purpose (not the control API), oldest first; the last 5000. */
 export class RequestLog {
   readonly entries: LoggedRequest[] = [];
 
@@ -23,18 +23,25 @@ export class RequestLog {
 
   /** Records the request once its response is sent, with the body the route read. */
   watch(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    res.once('finish', () => {
-      this.entries.push({
-        at: new Date(this.clock.now()).toISOString(),
-        method: req.method ?? '',
-        path: pathname,
-        status: res.statusCode,
-        ...bodyRead(req),
-      });
-      if (this.entries.length > MAX_ENTRIES) {
-        this.entries.splice(0, this.entries.length - MAX_ENTRIES);
-      }
+    res.once('finish', () => this.add(req, pathname, res.statusCode));
+  }
+
+  /** Records a request whose route ran but whose response was dropped on purpose: status 0. */
+  dropped(req: IncomingMessage, pathname: string): void {
+    this.add(req, pathname, 0);
+  }
+
+  private add(req: IncomingMessage, pathname: string, status: number): void {
+    this.entries.push({
+      at: new Date(this.clock.now()).toISOString(),
+      method: req.method ?? '',
+      path: pathname,
+      status,
+      ...bodyRead(req),
     });
+    if (this.entries.length > MAX_ENTRIES) {
+      this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    }
   }
 }
 
