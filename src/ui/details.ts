@@ -6,12 +6,10 @@ import { inertLine } from './display';
 import type { SandboxEvidence } from './evidence';
 import { lazyBundle } from './lazyBundle';
 import type { ProvenanceText } from './pendingTree';
+import { DETAILS_SCHEME, DIFF_SCHEME, itemIdOf, requestIdOf } from './requestEditors';
 import { DetailStrings } from './strings';
 
 export const detailsBundle = lazyBundle<typeof import('./detailsDocument')>('details.js');
-
-export const DETAILS_SCHEME = 'fountain-request';
-export const DIFF_SCHEME = 'fountain-diff';
 
 /**
  * Read-only plain-text documents that show everything about one request: the whole command or title (never cut),
@@ -175,28 +173,5 @@ class DiffContent implements vscode.TextDocumentContentProvider {
       return this.current.get(`${id}&${index}`) ?? diff.oldText ?? '';
     }
     return side === 'old' ? (diff.oldText ?? '') : diff.newText;
-  }
-}
-
-export function itemIdOf(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== DETAILS_SCHEME) {
-    return undefined;
-  }
-  try {
-    return decodeURIComponent(uri.query);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The inbox id of the request a details document or either side of one of its diffs shows; else undefined. */
-export function requestIdOf(uri: vscode.Uri): string | undefined {
-  if (uri.scheme !== DIFF_SCHEME) {
-    return itemIdOf(uri);
-  }
-  try {
-    return decodeURIComponent(uri.query.split('&')[0]) || undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -3,8 +3,7 @@ import type { Inbox, InboxItem } from '../domain/inbox';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
-import { requestIdOf } from './details';
-import { openRequestUris, type EditorAnswerCommand } from './editorTitle';
+import { openRequestUris, requestIdOf, type EditorAnswerCommand } from './requestEditors';
 import { CommandStrings } from './strings';
 import { Disposable } from '../util/lifecycle';
 

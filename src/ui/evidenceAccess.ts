@@ -13,7 +13,7 @@ import { checkServerUrl } from '../protocol/fountainClient';
 import { defaultEnv } from '../protocol/env';
 import { SandboxFilesClient } from '../protocol/sandboxFiles';
 import { Disposable } from '../util/lifecycle';
-import { requestIdOf } from './details';
+import { requestIdOf } from './requestEditors';
 import { inertLine } from './display';
 import type { SandboxAccess, SandboxEvidence } from './evidence';
 import { EvidenceStrings } from './evidenceStrings';

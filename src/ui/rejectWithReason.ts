@@ -17,8 +17,7 @@ import { PromptClient, newClientRequestId, type PromptResult } from '../protocol
 import { isLocalSource } from '../session/localKey';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import { confirmDangerModal } from './danger';
-import { requestIdOf } from './details';
-import { openRequestUris } from './editorTitle';
+import { openRequestUris, requestIdOf } from './requestEditors';
 import type { PendingTree } from './pendingTree';
 import { inertBlock, inertLine, pickText } from './display';
 import { ReasonStrings as S } from './rejectWithReasonStrings';
