@@ -1,13 +1,25 @@
 // ESLint flat config (kept as a dotfile so the top level stays as the design asks; run with --config).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import fountain from './test/harness/lint/noImportCycle.mjs';
 
 const vscodeFree = {
   'no-restricted-imports': [
     'error',
     {
-      paths: [{ name: 'vscode', message: 'src/protocol, src/policy, src/domain, src/util, src/local, src/session and src/hub must not import vscode.' }],
-      patterns: [{ group: ['**/ui/*', '**/platform/*', '**/extension'], message: 'Inner layers must not import the VS Code adapters.' }],
+      paths: [
+        {
+          name: 'vscode',
+          message:
+            'src/protocol, src/policy, src/domain, src/util, src/local, src/session and src/hub must not import vscode.',
+        },
+      ],
+      patterns: [
+        {
+          group: ['**/ui/*', '**/platform/*', '**/extension'],
+          message: 'Inner layers must not import the VS Code adapters.',
+        },
+      ],
     },
   ],
 };
@@ -28,8 +40,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/protocol/**/*.ts', 'src/policy/**/*.ts', 'src/domain/**/*.ts', 'src/util/**/*.ts', 'src/local/**/*.ts', 'src/session/**/*.ts', 'src/hub/**/*.ts'],
+    files: [
+      'src/protocol/**/*.ts',
+      'src/policy/**/*.ts',
+      'src/domain/**/*.ts',
+      'src/util/**/*.ts',
+      'src/local/**/*.ts',
+      'src/session/**/*.ts',
+      'src/hub/**/*.ts',
+    ],
     rules: vscodeFree,
+  },
+  {
+    // No import circles anywhere in src (test/harness/lint/noImportCycle.mjs).
+    files: ['src/**/*.ts'],
+    plugins: { fountain },
+    rules: { 'fountain/no-import-cycle': 'error' },
   },
   {
     files: ['test/**/*.ts'],
