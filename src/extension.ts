@@ -11,7 +11,6 @@ import { joinWindows, sharedCursors } from './platform/windows';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
 import type { ManagedSession } from './localui/manager';
-import { extensionStoragePaths } from './localui/sandboxSettings';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import type { ExtraAnswerChoices } from './ui/answerChoices';
@@ -101,7 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     new FountainAuthProvider(config, keys, log),
   );
   // Local agents are the inbox's second source: their asks become requests, answered through the same router.
-  const localSource = new LocalSource(inbox);
+  const localSource = new LocalSource(inbox, Date.now, undefined, (sb, call) => local.outsideSentence(sb, call));
   const sessionInfo = (s: ManagedSession): LocalSessionInfo => ({
     id: s.id,
     agentName: s.agentName,
@@ -113,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const local = (localAgents = new LocalAgents({
     log,
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
-    storagePaths: extensionStoragePaths(context),
+    storage: context,
   }));
   subs.push(local, ...local.register(), answers.add(localSource));
   subs.push(

@@ -11,12 +11,11 @@ import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
-import type { PendingAsk } from '../local';
+import type { LocalToolCall, PendingAsk } from '../local';
 import type { FlowAnswer } from './grantPicks';
 import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
 import type { LocalGroupExtras } from '../ui/sessionRows';
-import { readSandboxRequest } from './sandboxSettings';
 
 /**
  * The session manager, commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local
@@ -32,8 +31,11 @@ export interface LocalAgentsOptions {
   readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
   readonly load?: () => LocalModule;
   readonly askTimeoutSec?: number;
-  /** The extension's own storage folders: never visible to a sandboxed agent. */
-  readonly storagePaths?: readonly string[];
+  /**
+   * Where the extension keeps its own files (its storage folders are never visible to a sandboxed agent): read with
+   * the sandbox setting at each agent start (src/localui/sandboxSettings.ts, in dist/localui.js).
+   */
+  readonly storage?: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'logUri' | 'storageUri'>;
 }
 
 export class LocalAgents extends Disposable {
@@ -58,7 +60,10 @@ export class LocalAgents extends Disposable {
       ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
       gateSettings: readLocalGateSettings,
       roots: workspaceRoots,
-      sandbox: () => readSandboxRequest(opts.storagePaths ?? []),
+      sandbox: () => {
+        const { readSandboxRequest, extensionStoragePaths } = uiBundle.load();
+        return readSandboxRequest(opts.storage ? extensionStoragePaths(opts.storage) : []);
+      },
     };
     this.log = log;
     // Each session's gate follows the settings, the workspace folders and trust as they change.
@@ -153,6 +158,14 @@ export class LocalAgents extends Disposable {
     const session = this.session(sessionId);
     const local = this._manager?.loadedModule();
     return session && local ? this.ui().grantPicks(local, session, ask, answer) : [];
+  }
+
+  /**
+   * The sentence of a request of a sandboxed session one of whose paths lies outside the sandbox (src/local, in
+   * dist/local.js: a local ask exists only once a session does, so the bundle is loaded already).
+   */
+  outsideSentence(sandbox: Parameters<LocalModule['outsideSentence']>[0], toolCall: LocalToolCall): string | undefined {
+    return sandbox ? this.deps.load().outsideSentence(sandbox, toolCall) : undefined;
   }
 
   /** True once dist/localui.js was loaded (activation must not load it). */

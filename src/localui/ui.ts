@@ -17,6 +17,9 @@ import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
 import { SandboxStatus } from './sandboxStatus';
 
+// Read at each agent start by the session manager's deps (src/localui/feature.ts), so not in dist/extension.js.
+export { extensionStoragePaths, readSandboxRequest } from './sandboxSettings';
+
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;
   readonly gate: GateCommands;
