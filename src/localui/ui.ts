@@ -17,8 +17,8 @@ import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
 import { SandboxStatus } from './sandboxStatus';
 
-// Read at each agent start by the session manager's deps (src/localui/feature.ts), so not in dist/extension.js.
-export { extensionStoragePaths, readSandboxRequest } from './sandboxSettings';
+// The session manager's deps and gate refreshes, built with it (src/localui/feature.ts), so not in dist/extension.js.
+export { createLocalSource, managerDeps, refreshGatesOnChange, sessionInfo } from './managerDeps';
 
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;

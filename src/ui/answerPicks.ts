@@ -132,8 +132,30 @@ export async function answerQueue(d: PickDeps): Promise<void> {
   }
 }
 
-/** Open Diff on `item`: with several files, the user picks which one to compare first. */
-export async function openDiff(d: PickDeps, item: InboxItem): Promise<void> {
+/** What Open Diff needs besides: the command's target (an issued element or the selection) and a details URI's item. */
+export interface DiffDeps extends PickDeps {
+  target(arg: unknown): InboxItem | undefined;
+  itemIdOf(uri: vscode.Uri): string | undefined;
+}
+
+/**
+ * Open Diff on a details or diff document's request (its URI, or the active editor's), else on the element clicked
+ * or the selected row; with several files, the user picks which one to compare first.
+ */
+export async function openDiff(d: DiffDeps, arg: unknown): Promise<void> {
+  let item: InboxItem | undefined;
+  if (arg instanceof vscode.Uri) {
+    const id = d.itemIdOf(arg);
+    item = id ? d.inbox.get(id) : undefined;
+  } else if (arg === undefined && vscode.window.activeTextEditor) {
+    const id = d.itemIdOf(vscode.window.activeTextEditor.document.uri);
+    item = id ? d.inbox.get(id) : d.target(undefined);
+  } else {
+    item = d.target(arg);
+  }
+  if (!item) {
+    return;
+  }
   let index = 0;
   const diffs = item.request.diffs;
   if (diffs.length > 1) {

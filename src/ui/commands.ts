@@ -140,20 +140,9 @@ export class RequestCommands {
     await this.d.flow.answer(item.id, option.optionId, source);
   }
 
-  private async openDiff(arg: unknown): Promise<void> {
-    let item: InboxItem | undefined;
-    if (arg instanceof vscode.Uri) {
-      const id = itemIdOf(arg);
-      item = id ? this.d.inbox.get(id) : undefined;
-    } else if (arg === undefined && vscode.window.activeTextEditor) {
-      const id = itemIdOf(vscode.window.activeTextEditor.document.uri);
-      item = id ? this.d.inbox.get(id) : this.target(undefined);
-    } else {
-      item = this.target(arg);
-    }
-    if (item) {
-      await treeActions.load().openDiff(this.pickDeps(), item);
-    }
+  /** Open Diff on the details' or diff's own request, else on the row clicked or selected (src/ui/answerPicks.ts). */
+  private openDiff(arg: unknown): Promise<void> {
+    return treeActions.load().openDiff({ ...this.pickDeps(), target: (a) => this.target(a), itemIdOf }, arg);
   }
 
   /**

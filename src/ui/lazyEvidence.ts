@@ -53,10 +53,6 @@ export class LazyEvidence extends Disposable {
     return this.loaded().evidence.currentFile(item, index);
   }
 
-  diffText(item: InboxItem): Promise<string> {
-    return this.loaded().evidence.diffText(item);
-  }
-
   /** Forgets what was read for items no longer in the inbox (nothing was, before the bundle loaded). */
   forget(id: string): void {
     this.real?.evidence.forget(id);
