@@ -4,10 +4,13 @@
 // details are first shown) and, with --tests, the extension-host test files
 // (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+// --metafile: writes out/esbuild-meta.json and prints what makes up dist/extension.js (the activation bundle).
+const metafile = process.argv.includes('--metafile');
 
 /** Prints errors in the format VS Code's esbuild problem matcher reads. */
 const problemMatcher = {
@@ -64,6 +67,9 @@ const options = tests
         // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)
         hub: 'src/session/windowSync.ts',
         treeActions: 'src/ui/treeActions.ts',
+        // the evidence before the click (src/ui/evidence.ts, evidenceAccess.ts), loaded by src/ui/lazyEvidence.ts
+        // when a request's details, Open Diff or Show Agent's Changes So Far first need it
+        evidence: 'src/ui/sandboxEvidenceBundle.ts',
       },
       outdir: 'dist',
       bundle: true,
@@ -77,12 +83,24 @@ const options = tests
       external: ['vscode', './testApi', './confusables'],
       logLevel: 'warning',
       plugins: watch ? [problemMatcher] : [],
+      metafile,
     };
 
 const ctx = await esbuild.context(options);
 if (watch) {
   await ctx.watch();
 } else {
-  await ctx.rebuild();
+  const result = await ctx.rebuild();
   await ctx.dispose();
+  if (metafile && result.metafile) {
+    fs.mkdirSync('out', { recursive: true });
+    fs.writeFileSync('out/esbuild-meta.json', JSON.stringify(result.metafile));
+    const { 'dist/extension.js': main, ...others } = result.metafile.outputs;
+    console.log(
+      await esbuild.analyzeMetafile({ inputs: result.metafile.inputs, outputs: { 'dist/extension.js': main } }),
+    );
+    for (const [file, { bytes }] of Object.entries(others).filter(([f]) => f.endsWith('.js'))) {
+      console.log(`  ${file}: ${(bytes / 1000).toFixed(1)} KB`);
+    }
+  }
 }

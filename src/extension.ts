@@ -4,14 +4,14 @@ import { InboxNotifier, NotificationPolicy } from './domain/notificationPolicy';
 import { Config } from './platform/config';
 import { AnswerRouter } from './session/answerRouter';
 import { InboxClock } from './session/inboxClock';
-import { LocalSource, localConversation, type LocalSessionInfo } from './session/localSource';
+import { LazyLocalSource } from './session/lazyLocalSource';
+import { localConversation } from './session/localSource';
 import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { joinWindows, sharedCursors } from './platform/windows';
 import { createLogChannel } from './platform/log';
 import { LocalAgents } from './localui/feature';
 import type { ManagedSession } from './localui/manager';
-import { extensionStoragePaths } from './localui/sandboxSettings';
 import { ApiKeyStore } from './platform/secrets';
 import { AnswerFlow } from './ui/answerFlow';
 import type { ExtraAnswerChoices } from './ui/answerChoices';
@@ -101,19 +101,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     new FountainAuthProvider(config, keys, log),
   );
   // Local agents are the inbox's second source: their asks become requests, answered through the same router.
-  const localSource = new LocalSource(inbox);
-  const sessionInfo = (s: ManagedSession): LocalSessionInfo => ({
-    id: s.id,
-    agentName: s.agentName,
-    folderName: s.folder.name,
-    ...(s.spec.runtime !== undefined ? { runtime: s.spec.runtime } : {}),
-    status: s.status,
-    ...(s.session.confinement.sandboxed ? { sandbox: { ...s.session.confinement.plan } } : {}),
-  });
+  // Built with the local agents' bundle, once a session is listed (src/session/lazyLocalSource.ts).
+  const localSource = new LazyLocalSource(() => local.createSource(inbox));
+  const sessionInfo = (s: ManagedSession) => local.sessionInfo(s);
   const local = (localAgents = new LocalAgents({
     log,
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
-    storagePaths: extensionStoragePaths(context),
+    storage: context,
   }));
   subs.push(local, ...local.register(), answers.add(localSource));
   subs.push(

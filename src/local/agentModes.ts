@@ -6,6 +6,7 @@
  * `autoEdit`/`yolo`, qwen's `auto-edit`/`auto`/`yolo`, codex's `full-access`, ...) is never sent: the gate's own
  * acceptEdits, allow and yolo modes do that job and still see (and refuse) what they must.
  */
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { GateMode } from '../policy';
 
 /**
@@ -146,6 +147,18 @@ export class AgentModeTracker {
       this.changed();
     } catch (e) {
       this.log(`[fountain] ${this.agentName} refused mode ${target}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** A `session/update`: a `current_mode_update` or a `mode` config option update is the agent's mode now. */
+  noteUpdate(update: SessionUpdate): void {
+    if (update.sessionUpdate === 'current_mode_update') {
+      this.reported(update.currentModeId);
+    } else if (update.sessionUpdate === 'config_option_update') {
+      const id = modeOption(update.configOptions);
+      if (id !== undefined) {
+        this.reported(id);
+      }
     }
   }
 

@@ -49,6 +49,7 @@ export {
   grantChoices,
 } from './gateChoices';
 export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
+export { outsideSentence } from './outsideSandbox';
 export { probeRequests, whatWouldHappen } from './whatWouldHappen';
 export { recommendLocal } from '../policy';
 export type { ApprovalEntry, LocalRecommendation } from '../policy';

@@ -1,5 +1,6 @@
 /**
- * One local agent session: the process, the ACP client (@agentclientprotocol/sdk), the permission broker and the
+ * One local agent session: the process, the ACP client (@agentclientprotocol/sdk), the permission broker (its
+ * requests come in through sessionPermissions.ts; the agent's modes are tracked in agentModes.ts) and the
  * transcript. Client capabilities are declared honestly: no `fs/*` and no `terminal/*` (the agent uses its own
  * tools, and asks through `session/request_permission`).
  */
@@ -11,7 +12,6 @@ import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
 import { confine, type Confinement, type SandboxRequest } from './sandbox/confine';
-import { normalizePermissionRequest } from './requestShape';
 import {
   PermissionBroker,
   type AskInbox,
@@ -20,6 +20,7 @@ import {
   type PermissionDecision,
   type SessionGate,
 } from './permissions';
+import { PermissionRequests, decisionNote } from './sessionPermissions';
 import { Transcript } from './transcript';
 import { tapStreams, type TappedStreams, type WireListener } from './wire';
 
@@ -102,7 +103,7 @@ export class LocalAgentSession {
   private _sessionId = '';
   private prompting = false;
   private stopping: Promise<void> | undefined;
-  private readonly openRequestIds = new Map<PendingAsk['id'], acp.JsonRpcId | undefined>();
+  private readonly requests: PermissionRequests;
   private readonly _onDidChangeAgentMode = new Emitter<void>();
   /** The agent reported (or accepted) another mode of its own. */
   readonly onDidChangeAgentMode: Event<void> = this._onDidChangeAgentMode.event;
@@ -119,6 +120,7 @@ export class LocalAgentSession {
       ...(options.gate ? { gate: options.gate } : {}),
     });
     this.onDidDecide = this.broker.onDidDecide;
+    this.requests = new PermissionRequests(this.broker, this.transcript, (line) => this.log(line));
     this.modes = new AgentModeTracker(
       options.spec.name,
       async (modeId) => {
@@ -129,11 +131,7 @@ export class LocalAgentSession {
     );
     this.broker.onDidChangeOpen(() => this.updateStatus());
     this.broker.onDidDecide((d) => {
-      const sent = 'sent' in d.close ? d.close.sent : undefined;
-      const label = d.request.toolCall.title ?? d.request.toolCall.kind ?? d.request.toolCall.toolCallId;
-      const answer = sent ? (sent.outcome === 'selected' ? `sent ${sent.optionId}` : 'sent cancelled') : 'nothing sent';
-      const how = d.gate ? `${d.close.reason}, ${d.gate.rule}` : d.close.reason;
-      this.transcript.addNote(`permission for ${label}: ${d.verdict} (${how}), ${answer}`);
+      this.transcript.addNote(decisionNote(d));
       this._onDidChangeTranscript.fire();
     });
   }
@@ -232,12 +230,12 @@ export class LocalAgentSession {
       .onRequest(
         'session/request_permission',
         (raw: unknown) => raw,
-        (ctx) => this.onPermission(ctx.params, ctx.signal, ctx.requestId),
+        (ctx) => this.requests.answer(ctx.params, ctx.signal, ctx.requestId),
       )
       .onNotification(acp.methods.client.session.update, ({ params }) => {
         if (params.sessionId === this._sessionId || !this._sessionId) {
           this.transcript.apply(params.update);
-          this.noteModeUpdate(params.update);
+          this.modes.noteUpdate(params.update);
           this.options.gate?.sessionUpdate?.(params.update);
           this._onDidChangeTranscript.fire();
         }
@@ -273,44 +271,6 @@ export class LocalAgentSession {
       throw new AgentStartError(`${spec.name} did not start: ${why}`, tail);
     }
     this.setStatus('idle');
-  }
-
-  private noteModeUpdate(update: acp.SessionUpdate): void {
-    if (update.sessionUpdate === 'current_mode_update') {
-      this.modes.reported(update.currentModeId);
-    } else if (update.sessionUpdate === 'config_option_update') {
-      const id = modeOption(update.configOptions);
-      if (id !== undefined) {
-        this.modes.reported(id);
-      }
-    }
-  }
-
-  private async onPermission(
-    raw: unknown,
-    signal: AbortSignal,
-    requestId: acp.JsonRpcId | undefined,
-  ): Promise<acp.RequestPermissionResponse> {
-    const request = normalizePermissionRequest(raw, (id) => this.transcript.toolCall(id));
-    if (!request) {
-      this.log('[fountain] a session/request_permission without a usable tool call or options: answered cancelled');
-      return { outcome: { outcome: 'cancelled' } };
-    }
-    // Show the request's fields in the transcript's tool call too.
-    this.transcript.mergeToolCall({ ...request.toolCall });
-    let askId: string | undefined;
-    try {
-      const outcome = await this.broker.decide(request, signal, (ask) => {
-        askId = ask.id;
-        this.openRequestIds.set(ask.id, requestId);
-      });
-      // undefined: the agent exited (the output is closed, nothing can reach it) or withdrew the request.
-      return { outcome: outcome ?? { outcome: 'cancelled' } };
-    } finally {
-      if (askId !== undefined) {
-        this.openRequestIds.delete(askId);
-      }
-    }
   }
 
   /** Nothing may be sent to an agent that is gone: the way out closes first, then its asks. */
@@ -365,7 +325,7 @@ export class LocalAgentSession {
     if (!this.connection || this._status === 'exited' || this._status === 'stopped' || !this._sessionId) {
       return;
     }
-    const ids = this.broker.openAsks.map((a) => this.openRequestIds.get(a.id)).filter((id) => id !== undefined);
+    const ids = this.requests.openIds();
     // Registered before the answers go out, so none is missed.
     const written = this.tapped!.responsesWritten(ids, 2000);
     this.broker.cancelAll();

@@ -4,7 +4,6 @@
  * session answers it with the reject option at the ask timeout (the safe default).
  */
 import * as vscode from 'vscode';
-import { readLocalGateSettings, workspaceRoots, LOCAL_SECTION } from '../platform/localGateSettings';
 import { Disposable } from '../util/lifecycle';
 import { lazyBundle } from '../ui/lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
@@ -12,11 +11,12 @@ import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
 import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
 import type { PendingAsk } from '../local';
+import type { Inbox } from '../domain/inbox';
+import type { LocalSessionInfo, LocalSource } from '../session/localSource';
 import type { FlowAnswer } from './grantPicks';
 import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
 import type { LocalGroupExtras } from '../ui/sessionRows';
-import { readSandboxRequest } from './sandboxSettings';
 
 /**
  * The session manager, commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local
@@ -32,13 +32,16 @@ export interface LocalAgentsOptions {
   readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
   readonly load?: () => LocalModule;
   readonly askTimeoutSec?: number;
-  /** The extension's own storage folders: never visible to a sandboxed agent. */
-  readonly storagePaths?: readonly string[];
+  /**
+   * Where the extension keeps its own files (its storage folders are never visible to a sandboxed agent): read with
+   * the sandbox setting at each agent start (src/localui/sandboxSettings.ts, in dist/localui.js).
+   */
+  readonly storage?: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'logUri' | 'storageUri'>;
 }
 
 export class LocalAgents extends Disposable {
   private _manager: LocalSessionManager | undefined;
-  private readonly deps: LocalManagerDeps;
+  private readonly load: () => LocalModule;
   private readonly log: vscode.LogOutputChannel;
   private _ui: LocalUi | undefined;
   private issued: IssuedElement = () => undefined;
@@ -46,38 +49,19 @@ export class LocalAgents extends Disposable {
   /** The list of sessions, or a status in it, changed (nothing can before the first local command). */
   readonly onDidChangeSessions = this._onDidChangeSessions.event;
 
-  constructor(opts: LocalAgentsOptions) {
+  constructor(private readonly opts: LocalAgentsOptions) {
     super();
-    const { log } = opts;
-    this.deps = {
-      load: opts.load ?? loadLocalBundle,
-      isTrusted: opts.isTrusted ?? (() => vscode.workspace.isTrusted),
-      ask: opts.ask,
-      log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
-      ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
-      ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
-      gateSettings: readLocalGateSettings,
-      roots: workspaceRoots,
-      sandbox: () => readSandboxRequest(opts.storagePaths ?? []),
-    };
-    this.log = log;
-    // Each session's gate follows the settings, the workspace folders and trust as they change.
-    const refresh = () => this._manager?.refreshGates();
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(LOCAL_SECTION)) {
-          refresh();
-        }
-      }),
-    );
-    this._register(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
-    this._register(vscode.workspace.onDidGrantWorkspaceTrust(refresh));
+    this.load = opts.load ?? loadLocalBundle;
+    this.log = opts.log;
   }
 
   /** The session manager; built (dist/localui.js loaded) on the first local command, or when a test asks. */
   get manager(): LocalSessionManager {
     if (!this._manager) {
-      const m = (this._manager = this._register(new (uiBundle.load().LocalSessionManager)(this.deps)));
+      // Its deps, and the listeners that keep its gates current, are built in dist/localui.js (managerDeps.ts).
+      const ui = uiBundle.load();
+      const m = (this._manager = this._register(new ui.LocalSessionManager(ui.managerDeps(this.opts, this.load))));
+      ui.refreshGatesOnChange(m).forEach((d) => this._register(d));
       this._register(m.onDidChangeSessions(() => this._onDidChangeSessions.fire()));
       for (const f of this.pending.splice(0)) {
         f(m);
@@ -153,6 +137,20 @@ export class LocalAgents extends Disposable {
     const session = this.session(sessionId);
     const local = this._manager?.loadedModule();
     return session && local ? this.ui().grantPicks(local, session, ask, answer) : [];
+  }
+
+  /**
+   * The inbox's local source (src/session/localSource.ts, in dist/localui.js), built when the first session is
+   * listed. A request of a sandboxed session one of whose paths lies outside the sandbox gets src/local's sentence
+   * (dist/local.js: a local ask exists only once a session does, so that bundle is loaded already).
+   */
+  createSource(inbox: Inbox): LocalSource {
+    return uiBundle.load().createLocalSource(inbox, this.load);
+  }
+
+  /** What the inbox's local source knows of a listed session (built in dist/localui.js, loaded once one exists). */
+  sessionInfo(s: ManagedSession): LocalSessionInfo {
+    return uiBundle.load().sessionInfo(s);
   }
 
   /** True once dist/localui.js was loaded (activation must not load it). */

@@ -17,6 +17,9 @@ import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
 import { SandboxStatus } from './sandboxStatus';
 
+// The session manager's deps and gate refreshes, built with it (src/localui/feature.ts), so not in dist/extension.js.
+export { createLocalSource, managerDeps, refreshGatesOnChange, sessionInfo } from './managerDeps';
+
 export interface LocalUi extends vscode.Disposable {
   readonly commands: LocalCommands;
   readonly gate: GateCommands;

@@ -8,18 +8,16 @@
  * backticks as ordinary text, cannot tell `"$(id)"` (runs) from `'$(id)'` (does not), and accepts unterminated
  * quotes silently. `@ericcornelissen/bash-parser` pulls in 17 dependencies. So this is a small hand-written lexer
  * that fails closed: whatever it does not fully understand is reported in `problems`, and every word keeps its
- * pieces ({@link Seg}) so that a later step can tell a literal word from one the shell would still expand.
+ * pieces ({@link Seg}) so that a later step can tell a literal word from one the shell would still expand. This
+ * file scans the characters; shellParts.ts records the words and parts they make, shellSyntax.ts has the shapes.
  */
 
+import { PartBuilder } from './shellParts';
 import {
-  KEYWORDS,
   decodeAnsiC,
   scanBacktick,
   scanBrace,
-  type CommandPart,
   type ParsedCommand,
-  type Redirect,
-  type Seg,
   type Substitution,
   type SubstitutionType,
 } from './shellSyntax';
@@ -56,19 +54,9 @@ function plainEnd(s: string, i: number, special: Uint8Array): number {
 
 class Lexer {
   i = 0;
-  readonly parts: CommandPart[] = [];
   readonly substitutions: Substitution[] = [];
-  readonly problems: string[] = [];
-  private words: string[] = [];
-  private wordSegs: Seg[][] = [];
-  private redirects: Redirect[] = [];
-  private word = '';
-  private segs: Seg[] = [];
-  private inWord = false;
-  /** Whether a quote or escape went into the current word (a quoted `if` or `!` is no keyword). */
-  private quoted = false;
-  private pendingRedirect: string | undefined;
-  private after = '';
+  /** The words, parts and problems read so far. */
+  private readonly out = new PartBuilder();
 
   constructor(
     private readonly src: string,
@@ -77,92 +65,9 @@ class Lexer {
     private readonly closer: ')' | undefined,
   ) {}
 
-  private problem(p: string): void {
-    if (!this.problems.includes(p)) {
-      this.problems.push(p);
-    }
-  }
-
-  private endWord(): void {
-    if (!this.inWord) {
-      return;
-    }
-    if (this.pendingRedirect !== undefined) {
-      this.redirects.push({ op: this.pendingRedirect, target: this.word, segs: this.segs });
-      this.pendingRedirect = undefined;
-    } else {
-      if (this.words.length === 0 && !this.quoted && KEYWORDS.has(this.word)) {
-        this.problem(`shell keyword "${this.word}"`);
-      }
-      this.words.push(this.word);
-      this.wordSegs.push(this.segs);
-    }
-    this.word = '';
-    this.segs = [];
-    this.inWord = false;
-    this.quoted = false;
-  }
-
-  private endPart(op: string): void {
-    this.endWord();
-    if (this.pendingRedirect !== undefined) {
-      this.problem(`redirection "${this.pendingRedirect}" without a target`);
-      this.pendingRedirect = undefined;
-    }
-    if (this.words.length > 0 || this.redirects.length > 0) {
-      this.parts.push({
-        words: this.words,
-        redirects: this.redirects,
-        text: this.words.join(' '),
-        after: this.after,
-        segs: this.wordSegs,
-      });
-    } else if (op !== '\n' && op !== '' && op !== ';') {
-      this.problem(`operator "${op}" with no command before it`);
-    }
-    this.words = [];
-    this.wordSegs = [];
-    this.redirects = [];
-    if (op !== '') {
-      this.after = op;
-    }
-  }
-
-  /** Literal text; `q`: quoted or escaped. Adjacent literal pieces of the same quoting are merged in place. */
-  private lit(s: string, q: boolean): void {
-    this.word += s;
-    this.inWord = true;
-    const last = this.segs[this.segs.length - 1] as { t: string; s: string; q: boolean } | undefined;
-    if (last !== undefined && last.t === 'lit' && last.q === q) {
-      last.s += s;
-    } else {
-      this.segs.push({ t: 'lit', s, q });
-    }
-  }
-
-  private exp(raw: string): void {
-    this.word += raw;
-    this.inWord = true;
-    this.segs.push({ t: 'exp', raw });
-  }
-
-  private startRedirect(op: string): void {
-    // A word of digits right before the operator is a file descriptor (`2>`), not an argument.
-    if (this.inWord && !this.quoted && /^\d+$/.test(this.word)) {
-      this.word = '';
-      this.segs = [];
-      this.inWord = false;
-    }
-    this.endWord();
-    if (this.pendingRedirect !== undefined) {
-      this.problem(`redirection "${this.pendingRedirect}" without a target`);
-    }
-    this.pendingRedirect = op;
-  }
-
   private tooDeep(): boolean {
     if (this.depth >= MAX_DEPTH) {
-      this.problem('substitutions nested too deeply');
+      this.out.problem('substitutions nested too deeply');
       return true;
     }
     return false;
@@ -171,7 +76,7 @@ class Lexer {
   private record(type: SubstitutionType, body: ParsedCommand): void {
     this.substitutions.push({ type, body });
     for (const p of body.problems) {
-      this.problem(p);
+      this.out.problem(p);
     }
   }
 
@@ -189,7 +94,7 @@ class Lexer {
   private backtick(start: number): number {
     const { body, end, closed } = scanBacktick(this.src, start);
     if (!closed) {
-      this.problem('unterminated backtick');
+      this.out.problem('unterminated backtick');
     }
     if (!this.tooDeep()) {
       this.record('`', new Lexer(body, this.depth + 1, undefined).run());
@@ -204,78 +109,70 @@ class Lexer {
     const next = s[this.i + 1];
     if (next === '(') {
       const end = this.nested('$(', this.i + 2);
-      this.exp(s.slice(start, end));
+      this.out.exp(s.slice(start, end));
       this.i = end;
     } else if (next === '{') {
       const j = scanBrace(s, this.i + 1);
       const body = s.slice(this.i + 2, j);
       const end = Math.min(j + 1, s.length);
       if (j >= s.length) {
-        this.problem('unterminated ${…}');
+        this.out.problem('unterminated ${…}');
       }
       if (NAME.test(body)) {
-        this.word += s.slice(start, end);
-        this.inWord = true;
-        this.segs.push({ t: 'var', name: body, q });
+        this.out.variable(s.slice(start, end), body, q);
       } else {
         // ${x:-$(cmd)}, ${x@P} and the like can run code: read it as a substitution of unknown effect.
-        this.problem('parameter expansion with operators');
+        this.out.problem('parameter expansion with operators');
         if (!this.tooDeep()) {
           this.record('${', new Lexer(body, this.depth + 1, undefined).run());
         }
-        this.exp(s.slice(start, end));
+        this.out.exp(s.slice(start, end));
       }
       this.i = end;
     } else {
       const m = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9@*#?$!-]/.exec(s.slice(this.i + 1, this.i + 257));
       if (m === null) {
-        this.lit('$', q);
+        this.out.lit('$', q);
         this.i++;
       } else if (NAME.test(m[0])) {
-        this.word += '$' + m[0];
-        this.inWord = true;
-        this.segs.push({ t: 'var', name: m[0], q });
+        this.out.variable('$' + m[0], m[0], q);
         this.i += 1 + m[0].length;
       } else {
-        this.exp('$' + m[0]);
+        this.out.exp('$' + m[0]);
         this.i += 2;
       }
     }
   }
 
   private singleQuoted(): void {
-    this.quoted = true;
+    this.out.quoted = true;
     const end = this.src.indexOf("'", this.i + 1);
     if (end < 0) {
-      this.problem('unterminated single quote');
-      this.lit(this.src.slice(this.i + 1), true);
+      this.out.problem('unterminated single quote');
+      this.out.lit(this.src.slice(this.i + 1), true);
       this.i = this.src.length;
       return;
     }
-    this.lit(this.src.slice(this.i + 1, end), true);
+    this.out.lit(this.src.slice(this.i + 1, end), true);
     this.i = end + 1;
   }
 
   private ansiC(): void {
-    this.quoted = true;
+    this.out.quoted = true;
     // $'…': decode the escapes so the denylist sees the real word; never allowed by a pattern.
-    this.problem("ANSI-C quoting $'…'");
+    this.out.problem("ANSI-C quoting $'…'");
     const { text, end, closed } = decodeAnsiC(this.src, this.i + 2);
     if (!closed) {
-      this.problem('unterminated single quote');
+      this.out.problem('unterminated single quote');
     }
-    this.lit(text, true);
+    this.out.lit(text, true);
     this.i = end;
   }
 
   private doubleQuoted(): void {
-    this.quoted = true;
+    this.out.openDoubleQuote();
     const s = this.src;
     this.i++;
-    this.inWord = true;
-    if (this.segs.length === 0) {
-      this.segs.push({ t: 'lit', s: '', q: true });
-    }
     while (this.i < s.length) {
       const c = s[this.i];
       if (c === '"') {
@@ -285,55 +182,55 @@ class Lexer {
       if (c === '\\' && this.i + 1 < s.length) {
         const d = s[this.i + 1];
         if (d !== '\n') {
-          this.lit('$`"\\'.includes(d) ? d : c + d, true);
+          this.out.lit('$`"\\'.includes(d) ? d : c + d, true);
         }
         this.i += 2;
       } else if (c === '$') {
         this.dollar(true);
       } else if (c === '`') {
         const end = this.backtick(this.i + 1);
-        this.exp(s.slice(this.i, end));
+        this.out.exp(s.slice(this.i, end));
         this.i = end;
       } else {
         const end = Math.max(plainEnd(s, this.i, SPECIAL_DQ), this.i + 1);
-        this.lit(s.slice(this.i, end), true);
+        this.out.lit(s.slice(this.i, end), true);
         this.i = end;
       }
     }
-    this.problem('unterminated double quote');
+    this.out.problem('unterminated double quote');
   }
 
   private operator(c: string, two: string, three: string): boolean {
     if (two === '&&' || two === '||' || two === '|&' || two === ';;' || two === ';&') {
       if (two === ';;' || two === ';&') {
-        this.problem(`operator "${two}"`);
+        this.out.problem(`operator "${two}"`);
       }
-      this.endPart(two);
+      this.out.endPart(two);
       this.i += 2;
     } else if (c === ';' || c === '|') {
-      this.endPart(c);
+      this.out.endPart(c);
       this.i++;
     } else if (three === '&>>' || three === '<<<' || three === '<<-') {
       if (three === '<<-') {
-        this.problem('here-document');
+        this.out.problem('here-document');
       }
-      this.startRedirect(three);
+      this.out.startRedirect(three);
       this.i += 3;
     } else if (['&>', '>>', '>|', '<>', '>&', '<&', '<<'].includes(two)) {
       if (two === '<<') {
-        this.problem('here-document');
+        this.out.problem('here-document');
       }
-      this.startRedirect(two);
+      this.out.startRedirect(two);
       this.i += 2;
     } else if (c === '&') {
-      this.endPart('&');
+      this.out.endPart('&');
       this.i++;
     } else if (c === '>' || c === '<') {
-      this.startRedirect(c);
+      this.out.startRedirect(c);
       this.i++;
     } else if (c === '(' || c === ')') {
-      this.problem(c === '(' ? 'subshell or function definition' : 'unbalanced ")"');
-      this.endPart(c);
+      this.out.problem(c === '(' ? 'subshell or function definition' : 'unbalanced ")"');
+      this.out.endPart(c);
       this.i++;
     } else {
       return false;
@@ -346,7 +243,7 @@ class Lexer {
     while (this.i < s.length) {
       const plain = plainEnd(s, this.i, SPECIAL);
       if (plain > this.i) {
-        this.lit(s.slice(this.i, plain), false);
+        this.out.lit(s.slice(this.i, plain), false);
         this.i = plain;
         continue;
       }
@@ -354,21 +251,21 @@ class Lexer {
       const two = s.slice(this.i, this.i + 2);
       if (this.closer !== undefined && c === this.closer) {
         this.i++;
-        this.endPart('');
+        this.out.endPart('');
         return this.result();
       }
       if (c === ' ' || c === '\t') {
-        this.endWord();
+        this.out.endWord();
         this.i++;
       } else if (c === '\n' || c === '\r') {
-        this.endPart('\n');
+        this.out.endPart('\n');
         this.i++;
       } else if (c === '\\') {
         if (s[this.i + 1] === '\n') {
           this.i += 2;
         } else {
-          this.quoted = true;
-          this.lit(s[this.i + 1] ?? '', true);
+          this.out.quoted = true;
+          this.out.lit(s[this.i + 1] ?? '', true);
           this.i += 2;
         }
       } else if (c === "'") {
@@ -384,30 +281,30 @@ class Lexer {
         this.dollar(false);
       } else if (c === '`') {
         const end = this.backtick(this.i + 1);
-        this.exp(s.slice(this.i, end));
+        this.out.exp(s.slice(this.i, end));
         this.i = end;
       } else if (two === '<(' || two === '>(') {
-        this.endWord();
+        this.out.endWord();
         const end = this.nested(two, this.i + 2);
-        this.exp(s.slice(this.i, end));
+        this.out.exp(s.slice(this.i, end));
         this.i = end;
-      } else if (c === '#' && !this.inWord) {
+      } else if (c === '#' && !this.out.inWord) {
         const nl = s.indexOf('\n', this.i);
         this.i = nl < 0 ? s.length : nl;
       } else if (!this.operator(c, two, s.slice(this.i, this.i + 3))) {
-        this.lit(c, false);
+        this.out.lit(c, false);
         this.i++;
       }
     }
-    this.endPart('');
+    this.out.endPart('');
     if (this.closer !== undefined) {
-      this.problem('unterminated substitution');
+      this.out.problem('unterminated substitution');
     }
     return this.result();
   }
 
   private result(): ParsedCommand {
-    return { parts: this.parts, substitutions: this.substitutions, problems: this.problems };
+    return { parts: this.out.parts, substitutions: this.substitutions, problems: this.out.problems };
   }
 }
 

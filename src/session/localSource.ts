@@ -17,9 +17,8 @@ import {
   type RequestKey,
   type ToolLocation,
 } from '../domain/model';
-import type { AskClose, PendingAsk, PolicyMatch } from '../local';
-import { outsideSandbox, type SandboxScope } from '../local/sandbox/scope';
-import { gateRequestFrom } from '../policy';
+import type { AskClose, LocalToolCall, PendingAsk, PolicyMatch } from '../local';
+import type { SandboxScope } from '../local/sandbox/scope';
 import { DiffContentSchema, LocationSchema, TextContentSchema } from '../protocol/schema';
 import type { AnswerSource } from './answerRouter';
 import { isLocalSource, localSourceId } from './localKey';
@@ -50,19 +49,11 @@ export interface LocalProvenance {
 }
 
 /**
- * The sentence a request of a sandboxed session gets when one of its paths lies outside the sandbox (the same
- * scope the gate reads: what the gate would offer but the sandbox would refuse); undefined otherwise.
+ * The sentence a request of a sandboxed session gets when one of its paths lies outside the sandbox; undefined
+ * otherwise. src/local's `outsideSentence` (dist/local.js, loaded once a session exists): injected, so that this
+ * module, part of dist/extension.js, does not carry the policy's request reader.
  */
-export function outsideSentence(
-  s: Pick<LocalSessionInfo, 'sandbox'>,
-  ask: Pick<PendingAsk, 'request'>,
-): string | undefined {
-  if (!s.sandbox) {
-    return undefined;
-  }
-  const paths = gateRequestFrom(ask.request.toolCall, s.sandbox.cwd).paths ?? [];
-  return outsideSandbox(s.sandbox, paths)?.sentence;
-}
+export type OutsideSentence = (sandbox: LocalSessionInfo['sandbox'], toolCall: LocalToolCall) => string | undefined;
 
 /** The gate part of a provenance: the outside-the-sandbox sentence first, then the gate's own reason. */
 function gateWithSandbox(
@@ -109,6 +100,8 @@ export class LocalSource implements AnswerSource {
     private readonly inbox: Inbox,
     private readonly now: () => number = Date.now,
     memory = 5_000,
+    /** Default: no request is said to lie outside a sandbox (tests without sessions in one). */
+    private readonly outsideSentence: OutsideSentence = () => undefined,
   ) {
     this.asks = new BoundedMap(memory);
   }
@@ -121,7 +114,7 @@ export class LocalSource implements AnswerSource {
   /** One ask the session's policy sends to the user: a request in the inbox until the ask closes. */
   ask(s: LocalSessionInfo, ask: PendingAsk): void {
     const key: RequestKey = { server: localSourceId(s.id), conversationId: s.id, requestId: ask.id };
-    const outside = outsideSentence(s, ask);
+    const outside = this.outsideSentence(s.sandbox, ask.request.toolCall);
     const tracked: Tracked = { ask, session: s.id, sentByUs: false, ...(outside !== undefined ? { outside } : {}) };
     this.asks.set(keyId(key), tracked);
     this.sessionChanged(s);

@@ -1,23 +1,21 @@
 import * as vscode from 'vscode';
 import type { Inbox, InboxItem } from '../domain/inbox';
-import { Time } from './time';
 import { inlineAllowOption, inlineRejectOption } from '../domain/optionChoice';
-import { urgentFirst } from '../domain/urgency';
-import type { PermissionOption } from '../domain/model';
 import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
-import type { ExtraAnswerChoice, ExtraAnswerChoices } from './answerChoices';
+import type { ExtraAnswerChoices } from './answerChoices';
+import type { PickDeps } from './answerPicks';
 import type { RequestDetailsView } from './details';
 import { itemIdOf } from './requestEditors';
 import { lazyBundle } from './lazyBundle';
 import { ContextKey, setContext } from '../platform/contextKeys';
-import { inertLine, pickText } from './display';
 import type { PendingTree } from './pendingTree';
-import { optionReachLine } from './reach';
-import { CommandStrings, conversationName } from './strings';
+import { CommandStrings } from './strings';
 
-/** Batch answers, Retry and the selection after an answer (src/ui/treeActions.ts), loaded on first use. */
+/**
+ * Batch answers, Retry, the selection after an answer and the QuickPicks (src/ui/treeActions.ts), loaded on first use.
+ */
 const treeActions = lazyBundle<typeof import('./treeActions')>('treeActions.js');
 
 /** Reject with Reason… as Answer… offers it. */
@@ -113,92 +111,18 @@ export class RequestCommands {
     ];
   }
 
-  /**
-   * A QuickPick of every option (name, kind, id, and what a persistent one keeps), in the agent's order; then, for a
-   * local agent's request, the gate's grant choices. Answers the option picked, or runs the choice picked.
-   */
-  async pickOption(item: InboxItem, source: AnswerSource): Promise<void> {
-    type OptionPick = vscode.QuickPickItem & { option?: PermissionOption; extra?: ExtraAnswerChoice };
-    const picks: OptionPick[] = item.request.options.map((o) => {
-      const reach = optionReachLine(item, o.optionId);
-      const id = CommandStrings.optionId(pickText(o.optionId));
-      return {
-        label: pickText(o.name),
-        description: pickText(o.kind),
-        detail: reach ? `${id} · ${pickText(reach)}` : id,
-        option: o,
-      };
-    });
-    const reject = item.answerable && this.steer?.can(item) ? inlineRejectOption(item.request.options) : undefined;
-    if (reject) {
-      picks.push({ label: CommandStrings.steerSeparator, kind: vscode.QuickPickItemKind.Separator });
-      picks.push({
-        label: CommandStrings.rejectWithReason,
-        detail: CommandStrings.rejectWithReasonDetail(pickText(reject.name, 80)),
-        extra: { label: CommandStrings.rejectWithReason, run: () => this.steer!.run(item, source) },
-      });
-    }
-    const extras = item.answerable ? ((await this.extras?.choices(item, source)) ?? []) : [];
-    if (extras.length > 0) {
-      picks.push({ label: CommandStrings.grantsSeparator, kind: vscode.QuickPickItemKind.Separator });
-      for (const extra of extras) {
-        picks.push({
-          label: pickText(extra.label),
-          ...(extra.description !== undefined ? { description: pickText(extra.description) } : {}),
-          ...(extra.detail !== undefined ? { detail: pickText(extra.detail) } : {}),
-          extra,
-        });
-      }
-    }
-    const pick = await vscode.window.showQuickPick(picks, {
-      title: CommandStrings.answerTitle(inertLine(item.label, 200)),
-      placeHolder: CommandStrings.answerPlaceholder,
-      ignoreFocusOut: true,
-    });
-    if (pick?.option) {
-      await this.d.flow.answer(item.id, pick.option.optionId, source);
-    } else if (pick?.extra) {
-      await pick.extra.run();
-    }
+  /** Answer…: every option, then Reject with Reason… and the gate's grant choices (src/ui/answerPicks.ts). */
+  pickOption(item: InboxItem, source: AnswerSource): Promise<void> {
+    return treeActions.load().pickOption(this.pickDeps(), item, source);
   }
 
-  /**
-   * "Answer Next Waiting Request": the waiting requests across conversations, most urgent first (nearest deadline,
-   * then no deadline, then oldest); after each answer the next most urgent, until none.
-   */
-  async answerQueue(): Promise<void> {
-    for (;;) {
-      const open = urgentFirst(this.d.inbox.open());
-      if (open.length === 0) {
-        void vscode.window.showInformationMessage(CommandStrings.nothingWaiting);
-        return;
-      }
-      type RequestPick = vscode.QuickPickItem & { item: InboxItem };
-      const picks: RequestPick[] = open.map((i) => ({
-        label: pickText(i.label, 300),
-        description: [pickText(i.request.kind ?? 'tool', 40), pickText(conversationName(i.conversation), 80)].join(
-          ' · ',
-        ),
-        detail:
-          i.deadline !== undefined
-            ? CommandStrings.left(Time.left(i.deadline - Date.now()))
-            : CommandStrings.waitingSince(Time.timeOfDay(i.askedAt)),
-        item: i,
-      }));
-      const pick = await vscode.window.showQuickPick(picks, {
-        title: CommandStrings.queueTitle(open.length),
-        placeHolder: CommandStrings.queuePlaceholder,
-        ignoreFocusOut: true,
-      });
-      if (!pick) {
-        return;
-      }
-      const before = this.d.inbox.get(pick.item.id)?.state.kind;
-      await this.pickOption(pick.item, 'queue');
-      if (this.d.inbox.get(pick.item.id)?.state.kind === before) {
-        return; // the user backed out of the option list: stop the queue
-      }
-    }
+  /** "Answer Next Waiting Request", most urgent first (src/ui/answerPicks.ts). */
+  answerQueue(): Promise<void> {
+    return treeActions.load().answerQueue(this.pickDeps());
+  }
+
+  private pickDeps(): PickDeps {
+    return { inbox: this.d.inbox, flow: this.d.flow, details: this.d.details, steer: this.steer, extras: this.extras };
   }
 
   private async answerInline(arg: unknown, which: 'allow' | 'reject', source: AnswerSource): Promise<void> {
@@ -217,40 +141,9 @@ export class RequestCommands {
     await this.d.flow.answer(item.id, option.optionId, source);
   }
 
-  private async openDiff(arg: unknown): Promise<void> {
-    let item: InboxItem | undefined;
-    if (arg instanceof vscode.Uri) {
-      const id = itemIdOf(arg);
-      item = id ? this.d.inbox.get(id) : undefined;
-    } else if (arg === undefined && vscode.window.activeTextEditor) {
-      const id = itemIdOf(vscode.window.activeTextEditor.document.uri);
-      item = id ? this.d.inbox.get(id) : this.target(undefined);
-    } else {
-      item = this.target(arg);
-    }
-    if (!item) {
-      return;
-    }
-    let index = 0;
-    const diffs = item.request.diffs;
-    if (diffs.length > 1) {
-      // Several files: let the user pick which one to compare.
-      const pick = await vscode.window.showQuickPick(
-        diffs.map((d, i) => ({
-          label: pickText(d.path),
-          description: d.oldText === null ? CommandStrings.newFile : '',
-          index: i,
-        })),
-        { title: CommandStrings.pickDiff(diffs.length) },
-      );
-      if (!pick) {
-        return;
-      }
-      index = pick.index;
-    }
-    if (!(await this.d.details.openDiff(item, index))) {
-      void vscode.window.showInformationMessage(CommandStrings.noDiff);
-    }
+  /** Open Diff on the details' or diff's own request, else on the row clicked or selected (src/ui/answerPicks.ts). */
+  private openDiff(arg: unknown): Promise<void> {
+    return treeActions.load().openDiff({ ...this.pickDeps(), target: (a) => this.target(a), itemIdOf }, arg);
   }
 
   /**

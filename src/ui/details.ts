@@ -3,11 +3,14 @@ import { Emitter } from '../domain/events';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import { Disposable } from '../util/lifecycle';
 import { inertLine } from './display';
-import type { SandboxEvidence } from './evidence';
+import type { LazyEvidence } from './lazyEvidence';
 import { lazyBundle } from './lazyBundle';
 import type { ProvenanceText } from './pendingTree';
 import { DETAILS_SCHEME, DIFF_SCHEME, itemIdOf, requestIdOf } from './requestEditors';
 import { DetailStrings } from './strings';
+
+/** What the details read of the evidence (src/ui/lazyEvidence.ts, which loads dist/evidence.js on first use). */
+type Evidence = Pick<LazyEvidence, 'onDidChange' | 'load' | 'lines' | 'currentFile' | 'forget'>;
 
 export const detailsBundle = lazyBundle<typeof import('./detailsDocument')>('details.js');
 
@@ -22,7 +25,7 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   readonly onDidChange = this._onDidChange.event;
   private readonly _open = new Map<string, vscode.Uri>();
   private _provenance: ProvenanceText | undefined;
-  private _evidence: SandboxEvidence | undefined;
+  private _evidence: Evidence | undefined;
   /** Open Diff's left sides read from the sandbox or the disk, by `itemId&index`. */
   private readonly _current = new Map<string, string>();
 
@@ -77,7 +80,7 @@ export class RequestDetailsView extends Disposable implements vscode.TextDocumen
   }
 
   /** Adds the evidence (sandbox or disk) to edits' details and Open Diff; refreshes open documents as it arrives. */
-  showEvidence(evidence: SandboxEvidence): void {
+  showEvidence(evidence: Evidence): void {
     this._evidence = evidence;
     this._register(
       evidence.onDidChange((id) => {

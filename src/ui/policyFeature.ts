@@ -11,8 +11,7 @@ import type { ApiKeyStore } from '../platform/secrets';
 import type { AnswerFlow, AnsweredEvent } from './answerFlow';
 import type { RequestDetailsView } from './details';
 import { registerAlwaysCommands } from './alwaysContext';
-import { SandboxEvidence } from './evidence';
-import { SandboxDiffDocuments, sandboxAccess } from './evidenceAccess';
+import { LazyEvidence } from './lazyEvidence';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
 import { PolicyEditorCommands } from './policyEditorCommands';
@@ -55,15 +54,15 @@ export class PolicyFeature implements vscode.Disposable {
     this.editor = new PolicyEditorCommands({ api, provenance: this.provenance, inbox, history: this.history, log });
     deps.tree.showProvenance(this.provenance);
     deps.details.showProvenance(this.provenance);
-    // Evidence before the click: the sandbox's (or disk's) current file and the agent's changes, read lazily.
-    const evidence = new SandboxEvidence(sandboxAccess(deps));
+    // Evidence before the click: the sandbox's (or disk's) current file and the agent's changes, read lazily
+    // (dist/evidence.js, loaded on first use).
+    const evidence = new LazyEvidence(deps);
     deps.details.showEvidence(evidence);
     this.disposables.push(
       this.provenance,
       this.historyTree,
       this.editor,
       evidence,
-      new SandboxDiffDocuments(inbox, evidence),
       ...registerAlwaysCommands(inbox, this.history, deps.flow),
       { dispose: () => this.history.dispose() },
       deps.flow.onDidAnswer((e) => this.record(e, inbox)),

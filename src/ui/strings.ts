@@ -183,26 +183,10 @@ export const StatusStrings = {
 };
 
 export const CommandStrings = {
-  optionId: (id: string) => vscode.l10n.t('option id: {0}', id),
-  answerTitle: (label: string) => vscode.l10n.t('Answer: {0}', label),
-  answerPlaceholder: vscode.l10n.t("Pick one of the agent's options (Escape sends nothing)"),
-  grantsSeparator: vscode.l10n.t('Allow and remember (local gate)'),
-  steerSeparator: vscode.l10n.t('Say no and steer'),
-  rejectWithReason: vscode.l10n.t('Reject with Reason…'),
-  rejectWithReasonDetail: (option: string) =>
-    vscode.l10n.t('answers "{0}", then sends what you type as the conversation\'s next prompt', option),
-  nothingWaiting: vscode.l10n.t('No approval requests are waiting.'),
-  left: (c: string) => vscode.l10n.t('{0} left', c),
-  waitingSince: (t: string) => vscode.l10n.t('waiting since {0}', t),
-  queueTitle: (n: number) => vscode.l10n.t('Waiting approvals ({0}), most urgent first', n),
-  queuePlaceholder: vscode.l10n.t('Pick a request to answer'),
   noAllowOnce: vscode.l10n.t(
     'The agent offered no "allow once" option for this request; use Answer… to see its options.',
   ),
   noReject: vscode.l10n.t('The agent offered no reject option for this request; use Answer… to see its options.'),
-  noDiff: vscode.l10n.t('This request carries no diff.'),
-  pickDiff: (n: number) => vscode.l10n.t('This request changes {0} files: pick one to compare', n),
-  newFile: vscode.l10n.t('new file'),
   selectFirst: vscode.l10n.t('Select a request in the Pending Approvals view first.'),
   answerNeedsRow: vscode.l10n.t(
     "Nothing was sent: answer from a request's own buttons in the Pending Approvals view, or press the key on the focused request.",

@@ -1,7 +1,8 @@
 /**
  * The Pending Approvals tree's actions that run only after a user action, built as their own bundle
  * (dist/treeActions.js, loaded on first use, esbuild.mjs): Allow Selected… / Reject Selected… (src/ui/batch.ts),
- * Retry on a request the server left open, and moving the selection on after an answer (src/ui/treeSelection.ts).
+ * Retry on a request the server left open, moving the selection on after an answer (src/ui/treeSelection.ts), and
+ * the QuickPicks of Answer…, Answer Next Waiting Request and Open Diff (src/ui/answerPicks.ts).
  */
 import * as vscode from 'vscode';
 import type { InboxItem } from '../domain/inbox';
@@ -9,6 +10,7 @@ import { retryCheck } from '../domain/rowStatus';
 import type { AnswerFlow } from './answerFlow';
 import { Time } from './time';
 
+export { answerQueue, openDiff, pickOption } from './answerPicks';
 export { runBatch } from './batch';
 export { followAnswer } from './treeSelection';
 

@@ -18,6 +18,30 @@ describe('activation in the real extension host', () => {
     assert.equal(api.detailsLoaded(), false, 'the details renderer was loaded');
   });
 
+  it('does not load dist/evidence.js, dist/localui.js or dist/local.js', () => {
+    const loaded = (file: string) => Object.keys(require.cache).some((k) => k.endsWith(`/dist/${file}`));
+    for (const file of ['evidence.js', 'localui.js', 'local.js']) {
+      assert.equal(loaded(file), false, `activation loaded dist/${file}`);
+    }
+  });
+
+  it("Show Agent's Changes So Far works before and after dist/evidence.js loads (its stand-in hands over)", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // No request in front: the command says so (an information message) through the stand-in, then the real one.
+    await vscode.commands.executeCommand('fountain.request.showSandboxDiff');
+    assert.ok(
+      Object.keys(require.cache).some((k) => k.endsWith('/dist/evidence.js')),
+      'the bundle was not loaded',
+    );
+    await vscode.commands.executeCommand('fountain.request.showSandboxDiff');
+    assert.ok((await vscode.commands.getCommands(true)).includes('fountain.request.showSandboxDiff'));
+    // The real document provider took over the scheme: a document of a request nobody knows still opens.
+    const doc = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({ scheme: 'fountain-sandbox-diff', path: '/Changes x', query: 'no-such-request' }),
+    );
+    assert.ok(doc.getText().length > 0);
+  });
+
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
     for (const id of ['fountain.signIn', 'fountain.signOut', 'fountain.showLogs']) {

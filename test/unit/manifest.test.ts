@@ -40,6 +40,8 @@ describe('the manifest and the packaged files', () => {
         ...(fs.existsSync(path.join(ROOT, 'dist/danger.js')) ? ['dist/danger.js'] : []),
         // the request details document's renderer, loaded when details are first shown
         ...(fs.existsSync(path.join(ROOT, 'dist/details.js')) ? ['dist/details.js'] : []),
+        // the evidence before the click (git status, current file, the agent's changes), loaded on first use
+        ...(fs.existsSync(path.join(ROOT, 'dist/evidence.js')) ? ['dist/evidence.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
         // the History view's rows and recommendation texts, loaded when the view first shows
         ...(fs.existsSync(path.join(ROOT, 'dist/history.js')) ? ['dist/history.js'] : []),
