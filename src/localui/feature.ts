@@ -1,6 +1,6 @@
 /**
  * Local agents in the VS Code layer, built by the composition root in one call. The inbox hookup is the one
- * injected function `ask` (see {@link LocalAskHandler}); until it is wired, a local ask reaches nobody and the
+ * injected function `ask` (see LocalAskHandler in manager.ts); until it is wired, a local ask reaches nobody and the
  * session answers it with the reject option at the ask timeout (the safe default).
  */
 import * as vscode from 'vscode';
@@ -8,11 +8,12 @@ import { Disposable } from '../util/lifecycle';
 import { lazyBundle } from '../ui/lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
 import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
-import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
+import type { LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
 import type { PendingAsk } from '../local';
 import type { Inbox } from '../domain/inbox';
 import type { LocalSessionInfo, LocalSource } from '../session/localSource';
+import type { LocalAgentsOptions } from './managerDeps';
 import type { FlowAnswer } from './grantPicks';
 import type { LocalUi } from './ui';
 import type { IssuedElement } from './gateCommands';
@@ -22,22 +23,9 @@ import type { LocalGroupExtras } from '../ui/sessionRows';
  * The session manager, commands, pickers, prompt drafts and transcripts: dist/localui.js, loaded on the first local
  * command (no session exists before one).
  */
-const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
+export type { LocalAgentsOptions } from './managerDeps';
 
-export interface LocalAgentsOptions {
-  readonly ask: LocalAskHandler;
-  readonly log: vscode.LogOutputChannel;
-  /** Overrides for tests: trust, where agents' variables come from, the bundle loader, the ask timeout. */
-  readonly isTrusted?: () => boolean;
-  readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
-  readonly load?: () => LocalModule;
-  readonly askTimeoutSec?: number;
-  /**
-   * Where the extension keeps its own files (its storage folders are never visible to a sandboxed agent): read with
-   * the sandbox setting at each agent start (src/localui/sandboxSettings.ts, in dist/localui.js).
-   */
-  readonly storage?: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'logUri' | 'storageUri'>;
-}
+const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
 
 export class LocalAgents extends Disposable {
   private _manager: LocalSessionManager | undefined;

@@ -7,10 +7,25 @@ import * as vscode from 'vscode';
 import { LOCAL_SECTION, readLocalGateSettings, workspaceRoots } from '../platform/localGateSettings';
 import type { Inbox } from '../domain/inbox';
 import { LocalSource, type LocalSessionInfo } from '../session/localSource';
-import type { LocalAgentsOptions } from './feature';
-import type { LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
+import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { LocalModule } from './loader';
 import { extensionStoragePaths, readSandboxRequest } from './sandboxSettings';
+
+/** What the composition root gives the local agents (src/localui/feature.ts builds them with it). */
+export interface LocalAgentsOptions {
+  readonly ask: LocalAskHandler;
+  readonly log: vscode.LogOutputChannel;
+  /** Overrides for tests: trust, where agents' variables come from, the bundle loader, the ask timeout. */
+  readonly isTrusted?: () => boolean;
+  readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
+  readonly load?: () => LocalModule;
+  readonly askTimeoutSec?: number;
+  /**
+   * Where the extension keeps its own files (its storage folders are never visible to a sandboxed agent): read with
+   * the sandbox setting at each agent start (src/localui/sandboxSettings.ts, in dist/localui.js).
+   */
+  readonly storage?: Pick<vscode.ExtensionContext, 'globalStorageUri' | 'logUri' | 'storageUri'>;
+}
 
 export function managerDeps(opts: LocalAgentsOptions, load: () => LocalModule): LocalManagerDeps {
   const { log } = opts;

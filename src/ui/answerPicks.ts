@@ -10,7 +10,6 @@ import { inlineRejectOption } from '../domain/optionChoice';
 import { urgentFirst } from '../domain/urgency';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import type { ExtraAnswerChoice, ExtraAnswerChoices } from './answerChoices';
-import type { SteerChoice } from './commands';
 import type { RequestDetailsView } from './details';
 import { inertLine, pickText } from './display';
 import { optionReachLine } from './reach';
@@ -36,6 +35,12 @@ export const PickStrings = {
   pickDiff: (n: number) => vscode.l10n.t('This request changes {0} files: pick one to compare', n),
   newFile: vscode.l10n.t('new file'),
 };
+
+/** Reject with Reason… as Answer… offers it. */
+export interface SteerChoice {
+  can(item: InboxItem): boolean;
+  run(item: InboxItem, source: AnswerSource): Promise<void>;
+}
 
 export interface PickDeps {
   readonly inbox: Inbox;

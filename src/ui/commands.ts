@@ -5,7 +5,7 @@ import type { ConnectionManager } from '../platform/connection';
 import type { Logger } from '../platform/log';
 import type { AnswerFlow, AnswerSource } from './answerFlow';
 import type { ExtraAnswerChoices } from './answerChoices';
-import type { PickDeps } from './answerPicks';
+import type { PickDeps, SteerChoice } from './answerPicks';
 import type { RequestDetailsView } from './details';
 import { itemIdOf } from './requestEditors';
 import { lazyBundle } from './lazyBundle';
@@ -17,12 +17,6 @@ import { CommandStrings } from './strings';
  * Batch answers, Retry, the selection after an answer and the QuickPicks (src/ui/treeActions.ts), loaded on first use.
  */
 const treeActions = lazyBundle<typeof import('./treeActions')>('treeActions.js');
-
-/** Reject with Reason… as Answer… offers it. */
-export interface SteerChoice {
-  can(item: InboxItem): boolean;
-  run(item: InboxItem, source: AnswerSource): Promise<void>;
-}
 
 export interface CommandDeps {
   readonly inbox: Inbox;

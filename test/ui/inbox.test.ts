@@ -273,7 +273,9 @@ describe('UI: approving in the real workbench', function () {
         const list = row.closest('.monaco-list');
         return !!list && !!document.activeElement && list.contains(document.activeElement);
       });
-      if (selected && focusInTree) return true;
+      if (selected && focusInTree) {
+        return true;
+      }
       await allowRow.click(); // selects it and shows its details, keeping the focus in the tree
       return false;
     });
