@@ -277,7 +277,7 @@ export class GateCommands {
     const review = await reviewRule(req, rule);
     const after = [...before, rule];
     const show = (v: string[]) => inertLine(JSON.stringify(v), 4000);
-    const covered = coveredLines(review.covered);
+    const covered = coveredLines(review.covered, false);
     const detail = [
       GateStrings.previewDetail(show(before), show(after)),
       GateStrings.evidence(rec.evidence.map((e) => inertLine(e, 200)).join(', ')),

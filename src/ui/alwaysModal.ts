@@ -75,12 +75,19 @@ export function dryRunLines(r: DryRun): string[] {
   return out;
 }
 
-/** The lines naming the waiting requests the confirmation answers (none: no lines). */
-export function coveredLines(covered: readonly WaitingInfo[]): string[] {
+/**
+ * The lines naming the waiting requests the confirmation answers (none: no lines); `other`: besides the request
+ * being answered.
+ */
+export function coveredLines(covered: readonly WaitingInfo[], other = true): string[] {
   if (covered.length === 0) {
     return [];
   }
-  const out = [vscode.l10n.t('{0} other waiting requests it covers now, answered when you confirm:', covered.length)];
+  const out = [
+    other
+      ? vscode.l10n.t('{0} other waiting requests it covers now, answered when you confirm:', covered.length)
+      : vscode.l10n.t('{0} waiting requests it would allow now, answered when you confirm:', covered.length),
+  ];
   for (const w of covered.slice(0, MAX_LISTED)) {
     out.push(
       vscode.l10n.t('  • {0} → "{1}" (allow once)', inertLine(w.label, 80), inertLine(w.allowOnce?.name ?? '?', 40)),

@@ -128,7 +128,7 @@ describe('Recommend Local Allow Patterns… with the dry run and the waiting req
     for (const d of dirs.slice(0, 2)) {
       assert.ok(detail.includes(`git init -q ${d}`), `the dry run lists ${d}:\n${detail}`);
     }
-    assert.match(detail, /1 other waiting requests it covers now, answered when you confirm:/);
+    assert.match(detail, /1 waiting requests it would allow now, answered when you confirm:/);
     assert.ok(detail.includes(`git init -q ${dirs[2]}`), detail);
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(vscode.workspace.getConfiguration('fountain.local').inspect('allow')?.globalValue, undefined);
