@@ -6,7 +6,7 @@ import { clickNotificationButton, notification, runCommand, toast, until, type W
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
 
-/** A scripted `ask:` line: a claude-shaped request (allow_always / allow / reject) of the given ACP kind. */
+/** A scripted `ask:` line of the given ACP kind, with the runtime's own options (gemini: proceed_once, …). */
 function ask(kind: string, title: string): string {
   return `ask: ${JSON.stringify({ toolCall: { kind, title, rawInput: { pattern: title } } })}`;
 }
@@ -114,7 +114,11 @@ describe('UI: editing an agent permission policy', function () {
 
     await until('the waiting request answered', async () => ((await answers(w)).length > 0 ? true : undefined));
     await page.waitForTimeout(1000);
-    assert.deepEqual(await answers(w), [{ status: 200, body: { option_id: 'allow' } }], 'its allow-once, once');
+    assert.deepEqual(
+      await answers(w),
+      [{ status: 200, body: { option_id: 'proceed_once' } }],
+      "gemini's allow-once, once",
+    );
     assert.equal((await answers(r)).length, 1, 'the rejected one was not answered again');
     assert.deepEqual((await agent('gemini')).permission_policy, { ...before.permission_policy, search: 'auto_allow' });
   });
