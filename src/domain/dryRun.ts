@@ -1,11 +1,10 @@
 /**
  * The dry run of an "always" rule before anything is kept: which past answers (the approval history) it would have
  * allowed without asking, in how many conversations, how many of those the user rejected, and which entries could
- * not be checked (their label was not kept). Pure; the matching is the gate's (./dryRunMatch.ts).
+ * not be checked (their label was not kept). Pure; what "covers" means is the caller's: the local gate's own
+ * decision for a local allow pattern (./dryRunMatch.ts), the merged agent policy for a remote policy change.
  */
 import type { HistoryEntry } from './history';
-import { ruleCovers, subjectOfLabel, type MatchSubject } from './dryRunMatch';
-import type { GatePattern } from '../policy';
 
 export interface DryRunHit {
   readonly entry: HistoryEntry;
@@ -18,36 +17,39 @@ export interface DryRun {
   readonly hits: readonly DryRunHit[];
   readonly conversations: number;
   readonly rejected: number;
-  /** Entries of the rule's kind (or any, for a kindless rule) without a label: they cannot be checked. */
+  /** Entries in scope whose text was not kept: they cannot be checked. */
   readonly unchecked: number;
   /** Entries looked at. */
   readonly checked: number;
 }
 
+/**
+ * Whether the rule would have allowed a past request without asking; undefined when it cannot tell (the entry's
+ * label was not kept, or it is too vague to read).
+ */
+export type EntryCovers = (entry: HistoryEntry) => boolean | undefined;
+
 export interface DryRunScope {
-  /** Only entries of these sources (e.g. local sessions for a local rule); every entry when absent. */
-  readonly source?: (server: string) => boolean;
-  readonly roots: readonly string[];
+  /** Only entries of these sources (local sessions for a local rule, one agent's for a policy); all when absent. */
+  readonly source?: (entry: HistoryEntry) => boolean;
+  /** Only entries of this kind (a rule for one kind); every kind when absent. */
+  readonly kind?: string;
 }
 
-/** Replays `rule` over `entries` (any order; the hits come newest first). */
-export function dryRun(rule: GatePattern, entries: readonly HistoryEntry[], scope: DryRunScope): DryRun {
+/** Replays a rule over `entries` (any order; the hits come newest first). */
+export function dryRun(entries: readonly HistoryEntry[], covers: EntryCovers, scope: DryRunScope = {}): DryRun {
   const hits: DryRunHit[] = [];
   let unchecked = 0;
   let checked = 0;
   for (const e of entries) {
-    if (scope.source && !scope.source(e.server)) {
-      continue;
-    }
-    if (rule.kind !== undefined && e.kind !== rule.kind) {
+    if ((scope.source && !scope.source(e)) || (scope.kind !== undefined && e.kind !== scope.kind)) {
       continue;
     }
     checked++;
-    if (e.label === undefined || e.label === '') {
+    const c = covers(e);
+    if (c === undefined) {
       unchecked++;
-      continue;
-    }
-    if (ruleCovers(rule, subjectOfLabel(e.kind, e.label), scope.roots)) {
+    } else if (c) {
       hits.push({ entry: e, rejected: (e.optionKind ?? '').startsWith('reject') });
     }
   }
@@ -59,15 +61,4 @@ export function dryRun(rule: GatePattern, entries: readonly HistoryEntry[], scop
     unchecked,
     checked,
   };
-}
-
-/** A waiting request, as the covering check reads it. */
-export interface WaitingRequest<T> {
-  readonly value: T;
-  readonly subject: MatchSubject;
-}
-
-/** The waiting requests `rule` covers now. */
-export function coveredNow<T>(rule: GatePattern, waiting: readonly WaitingRequest<T>[], roots: readonly string[]): T[] {
-  return waiting.filter((w) => ruleCovers(rule, w.subject, roots)).map((w) => w.value);
 }

@@ -1,72 +1,91 @@
 /**
- * The one place the dry run (./dryRun.ts) meets the gate's matching: parse a stored allow pattern and ask whether
- * it covers a request's text the way the local gate would (every simple command of a shell line; every path; the
- * URL or the title otherwise). Only the exported functions of src/policy are used, so this file is the only one to
- * re-point when the pattern language changes.
+ * The one place the dry run (./dryRun.ts) meets the local gate: whether a `fountain.local.allow` pattern would make
+ * the gate allow a request it does not allow now, asked of the gate's own `decide` (src/policy dryRunPattern) with
+ * the session's mode, settings and scope, so the dry run is exactly what the gate would allow. Session grants are
+ * left out (a kept pattern outlives the session). A history entry keeps only its kind and label; it is read back
+ * into the tool call the gate reads (its command, path or URL).
  */
-import { allParts, commandMatches, parseCommand, parsePattern, pathMatches } from '../policy';
-import type { GatePattern } from '../policy';
+import { checkAllowPattern, dryRunPattern, gateRequestFrom, type GateInput, type GateRequest } from '../policy';
+import type { HistoryEntry } from './history';
 
-/** What is known of a request to match a rule against (from a live request, or a history entry's label). */
+/** What is known of a waiting request to match a rule against (handed across bundles as plain data). */
 export interface MatchSubject {
   readonly kind?: string;
+  readonly title?: string;
   readonly command?: string;
   readonly paths?: readonly string[];
   readonly url?: string;
-  /** The title or label, matched when nothing more specific is known. */
-  readonly text?: string;
 }
 
-export type ParsedRule =
-  { readonly ok: true; readonly rule: GatePattern } | { readonly ok: false; readonly problem: string };
+/** A gate's input without a request (LocalGate.snapshot()) and its working directory. */
+export interface RuleGate {
+  readonly snapshot: Omit<GateInput, 'request'>;
+  readonly cwd?: string;
+}
 
-export function parseRule(source: string): ParsedRule {
-  const p = parsePattern(source);
-  return 'problem' in p ? { ok: false, problem: p.problem } : { ok: true, rule: p };
+export type RuleCheck =
+  { readonly ok: true; readonly warnings: readonly string[] } | { readonly ok: false; readonly problem: string };
+
+/** An edited pattern read the way the gate reads it (src/policy checkAllowPattern). */
+export function checkRule(pattern: string): RuleCheck {
+  const c = checkAllowPattern(pattern);
+  return c.ok ? { ok: true, warnings: c.warnings } : { ok: false, problem: c.problem };
+}
+
+/** The gate's request for a subject, read as the gate reads a tool call. */
+export function requestOfSubject(s: MatchSubject, cwd?: string): GateRequest {
+  return gateRequestFrom(
+    {
+      ...(s.kind !== undefined ? { kind: s.kind } : {}),
+      ...(s.title !== undefined ? { title: s.title } : {}),
+      rawInput: {
+        ...(s.command !== undefined ? { command: s.command } : {}),
+        ...(s.url !== undefined ? { url: s.url } : {}),
+      },
+      locations: (s.paths ?? []).map((path) => ({ path })),
+    },
+    cwd,
+  );
+}
+
+/** Whether the gate allows `req` with `pattern` added and did not without it (session grants left out). */
+export function patternAllows(pattern: string, req: GateRequest, gate: RuleGate): boolean {
+  const input = { ...gate.snapshot, session: { ...gate.snapshot.session, grants: [] } };
+  try {
+    return dryRunPattern(pattern, req, input).coveredByPattern;
+  } catch {
+    return false; // a request the gate cannot read is never covered
+  }
 }
 
 const PATH_KINDS = new Set(['read', 'edit', 'delete', 'move', 'search']);
 
-/** Whether `rule` covers the subject, as the gate matches allow patterns. */
-export function ruleCovers(rule: GatePattern, s: MatchSubject, roots: readonly string[]): boolean {
-  if (rule.kind !== undefined && rule.kind !== s.kind) {
-    return false;
+/**
+ * A history entry's label (the request's title, else its command) read back as a subject: an `execute` label as
+ * the command (backticks around it dropped), a path kind's label by its last word when that is an absolute path, a
+ * fetch by its URL. Undefined when the label was not kept or names nothing the gate could match.
+ */
+export function subjectOfEntry(e: HistoryEntry): MatchSubject | undefined {
+  const t = (e.label ?? '').trim().replace(/^`(.*)`$/s, '$1');
+  if (t === '' || e.kind === undefined) {
+    return undefined;
   }
-  if (s.command !== undefined) {
-    const parsed = parseCommand(s.command);
-    const parts = allParts(parsed);
-    if (parsed.problems.length > 0 || parts.length === 0) {
-      return commandMatches(rule.glob, s.command);
-    }
-    return parts.every((part) => commandMatches(rule.glob, part.text));
+  if (e.kind === 'execute') {
+    return { kind: e.kind, title: t, command: t };
   }
-  if (s.paths !== undefined && s.paths.length > 0) {
-    return s.paths.every((p) => pathMatches(rule.glob, p, roots));
+  if (PATH_KINDS.has(e.kind)) {
+    const last = t.split(/\s+/).pop() ?? '';
+    return last.startsWith('/') ? { kind: e.kind, title: t, paths: [last] } : undefined;
   }
-  if (s.url !== undefined) {
-    return commandMatches(rule.glob, s.url);
+  if (e.kind === 'fetch') {
+    const url = /https?:\/\/\S+/.exec(t)?.[0];
+    return url !== undefined ? { kind: e.kind, title: t, url } : undefined;
   }
-  if (s.text !== undefined) {
-    return commandMatches(rule.glob, s.text);
-  }
-  return false;
+  return undefined;
 }
 
-/**
- * A history entry keeps only its kind and label (the request's title, else its command): an `execute` label is read
- * as the command (backticks around it dropped), a path kind's label as a path when it is one, else as text.
- */
-export function subjectOfLabel(kind: string | undefined, label: string): MatchSubject {
-  const t = label.trim().replace(/^`(.*)`$/s, '$1');
-  if (kind === 'execute') {
-    return { kind, command: t };
-  }
-  if (kind !== undefined && PATH_KINDS.has(kind)) {
-    const last = t.split(/\s+/).pop() ?? '';
-    return last.startsWith('/') ? { kind, paths: [last] } : { kind, text: t };
-  }
-  if (kind === 'fetch' && /^https?:\/\//.test(t)) {
-    return { kind, url: t };
-  }
-  return { kind, text: t };
+/** Whether `pattern` would have allowed a past request; undefined when its label cannot be read back. */
+export function entryAllowed(pattern: string, e: HistoryEntry, gate: RuleGate): boolean | undefined {
+  const s = subjectOfEntry(e);
+  return s && patternAllows(pattern, requestOfSubject(s, gate.cwd), gate);
 }

@@ -11,6 +11,9 @@ import type { GateMode, Grant, WouldHappen } from '../local';
 import type { ApprovalEntry, LocalRecommendation } from '../policy';
 import { escapeIcons } from '../domain/inertText';
 import { LOCAL_SECTION, workspaceRoots } from '../platform/localGateSettings';
+import { isLocalSource } from '../session/localKey';
+import { answerCovered, coveredLines, dryRunLines, editRule, reviewRule, type AlwaysRequest } from '../ui/alwaysModal';
+import { localAlways, ruleGateOf } from './alwaysLocal';
 import { inertLine, pickText } from '../ui/display';
 import type { GateCommandId } from './commandIds';
 import { pickGesture } from './gestures';
@@ -36,7 +39,16 @@ export interface GatePrompts {
   confirmYolo(s: ManagedSession): Thenable<boolean>;
   probe(s: ManagedSession): Thenable<Probe | undefined>;
   pickRecommendation(recs: readonly LocalRecommendation[]): Thenable<LocalRecommendation | undefined>;
-  confirmApply(title: string, detail: string): Thenable<boolean>;
+  /**
+   * The rule, editable, as it will be stored (undefined: cancelled); without it the recommended pattern is kept as
+   * it is. The default is the input box of src/ui/alwaysModal.ts.
+   */
+  editRule?(req: AlwaysRequest): Thenable<string | undefined>;
+  /**
+   * The one confirmation; `waiting` other requests it covers are listed in `detail`. True: keep it and answer them
+   * (each with its own allow-once); `'ruleOnly'`: keep it and answer none; false: nothing.
+   */
+  confirmApply(title: string, detail: string, waiting?: number): Thenable<boolean | 'ruleOnly'>;
   /** A modal (or, in tests, a record of it); `detail` is plain text. */
   show(message: string, detail?: string): Thenable<void>;
 }
@@ -94,9 +106,13 @@ export const vscodeGatePrompts: GatePrompts = {
     );
     return picked?.rec;
   },
-  confirmApply: async (title, detail) =>
-    (await vscode.window.showInformationMessage(title, { modal: true, detail }, GateStrings.addButton)) ===
-    GateStrings.addButton,
+  editRule: (req) => editRule(req),
+  confirmApply: async (title, detail, waiting = 0) => {
+    const all = GateStrings.addAndAllow(waiting);
+    const buttons = waiting > 0 ? [all, GateStrings.addButton] : [GateStrings.addButton];
+    const pick = await vscode.window.showInformationMessage(title, { modal: true, detail }, ...buttons);
+    return pick === all ? true : pick === GateStrings.addButton ? (waiting > 0 ? 'ruleOnly' : true) : false;
+  },
   show: async (message, detail) => {
     await vscode.window.showInformationMessage(message, { modal: true, ...(detail ? { detail } : {}) });
   },
@@ -223,7 +239,11 @@ export class GateCommands {
     return answers;
   }
 
-  /** Recommend Local Allow Patterns…: the session's approval log, a pick, a preview, then the user setting. */
+  /**
+   * Recommend Local Allow Patterns…: the session's approval log, a pick, the pattern editable as it will be stored,
+   * a preview with the dry run over the history and the waiting requests it covers, then (confirmed) the user setting
+   * and those requests, each with its own allow-once, through the inbox's guard.
+   */
   async recommend(s: ManagedSession, prompts: GatePrompts): Promise<RecommendResult> {
     const config = vscode.workspace.getConfiguration(LOCAL_SECTION);
     const user = config.inspect<unknown>('allow')?.globalValue;
@@ -240,21 +260,49 @@ export class GateCommands {
     if (!rec) {
       return { kind: 'cancelled', offered: recs };
     }
-    const after = [...before, rec.pattern];
+    const req = localAlways({
+      rule: rec.pattern,
+      setting: 'fountain.local.allow',
+      gate: ruleGateOf(s),
+      gateOf: (server) => {
+        const m = isLocalSource(server) ? this.manager.get(server.slice('local:'.length)) : undefined;
+        return m && ruleGateOf(m);
+      },
+    });
+    const rule = prompts.editRule ? await prompts.editRule(req) : rec.pattern;
+    if (rule === undefined) {
+      return { kind: 'cancelled', offered: recs };
+    }
+    // The dry run over the history and the waiting requests it covers: shown, nothing written or sent yet.
+    const review = await reviewRule(req, rule);
+    const after = [...before, rule];
     const show = (v: string[]) => inertLine(JSON.stringify(v), 4000);
+    const covered = coveredLines(review.covered, false);
     const detail = [
       GateStrings.previewDetail(show(before), show(after)),
       GateStrings.evidence(rec.evidence.map((e) => inertLine(e, 200)).join(', ')),
       inertLine(rec.reason),
       ...(rec.risky ? [GateStrings.riskyNote] : []),
+      ...(rule !== rec.pattern ? [GateStrings.edited(inertLine(rec.pattern, 200))] : []),
+      ...review.warnings.map((w) => GateStrings.note(inertLine(w, 300))),
+      dryRunLines(review.run).join('\n'),
+      ...(covered.length > 0 ? [covered.join('\n')] : []),
     ].join('\n\n');
-    if (!(await prompts.confirmApply(GateStrings.previewTitle(inertLine(rec.pattern, 200)), detail))) {
+    const ok = await prompts.confirmApply(
+      GateStrings.previewTitle(inertLine(rule, 200)),
+      detail,
+      review.covered.length,
+    );
+    if (ok === false) {
       return { kind: 'cancelled', offered: recs };
     }
     await config.update('allow', after, vscode.ConfigurationTarget.Global);
-    this.log.info(`[${s.agentName}] added ${JSON.stringify(rec.pattern)} to the user setting fountain.local.allow`);
-    void vscode.window.showInformationMessage(GateStrings.added(inertLine(rec.pattern, 200)));
-    return { kind: 'applied', pattern: rec.pattern, before, after };
+    this.log.info(`[${s.agentName}] added ${JSON.stringify(rule)} to the user setting fountain.local.allow`);
+    const others = ok === true ? await answerCovered(review.covered) : 0;
+    void vscode.window.showInformationMessage(
+      others > 0 ? GateStrings.addedAndAllowed(inertLine(rule, 200), others) : GateStrings.added(inertLine(rule, 200)),
+    );
+    return { kind: 'applied', pattern: rule, before, after };
   }
 
   /** Revoke Grant on a grant row: only a row the tree issued, and only a grant the session still has. */

@@ -51,6 +51,15 @@ export const GateStrings = {
   previewDetail: (current: string, next: string) =>
     vscode.l10n.t('User setting fountain.local.allow\nNow: {0}\nAfter: {1}', current, next),
   addButton: vscode.l10n.t('Add to User Settings'),
+  addAndAllow: (n: number) => vscode.l10n.t('Add and Allow {0} Waiting', n),
+  edited: (pattern: string) => vscode.l10n.t('You edited the recommended pattern "{0}".', pattern),
+  note: (warning: string) => vscode.l10n.t('Note: {0}', warning),
+  addedAndAllowed: (pattern: string, n: number) =>
+    vscode.l10n.t(
+      'Added "{0}" to fountain.local.allow in your user settings and allowed {1} waiting requests it covers.',
+      pattern,
+      n,
+    ),
   added: (pattern: string) =>
     vscode.l10n.t(
       'Added "{0}" to fountain.local.allow in your user settings: every local session allows it from now on.',

@@ -10,14 +10,12 @@ import type { GrantChoice, PendingAsk } from '../local';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
 import { answerCovered, confirmAlways } from '../ui/alwaysModal';
 import { inertLine } from '../ui/display';
-import { workspaceRoots } from '../platform/localGateSettings';
+import { appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
 import type { LocalModule } from './loader';
 import type { ManagedSession } from './manager';
 
 /** Sends `optionId` through the answer flow; true when the agent got it. */
 export type FlowAnswer = (optionId: string) => Promise<boolean>;
-
-const ALLOW_KEY = 'allow';
 
 function labelOf(c: GrantChoice): string {
   const g = c.grant;
@@ -35,19 +33,8 @@ function labelOf(c: GrantChoice): string {
       return vscode.l10n.t('Always allow "{0}" (user setting fountain.local.allow)', inertLine(c.pattern ?? '?', 200));
   }
 }
-
 function descriptionOf(c: GrantChoice): string | undefined {
   return c.id === 'verb' && c.grant?.scope === 'verb' ? inertLine(`${c.grant.verb} *`, 80) : undefined;
-}
-
-/** Appends `pattern` to the user (global) value of fountain.local.allow, unless it is there already. */
-async function appendAllowPattern(pattern: string): Promise<void> {
-  const c = vscode.workspace.getConfiguration('fountain.local');
-  const current = c.inspect<unknown>(ALLOW_KEY)?.globalValue;
-  const list = Array.isArray(current) ? current.filter((p): p is string => typeof p === 'string') : [];
-  if (!list.includes(pattern)) {
-    await c.update(ALLOW_KEY, [...list, pattern], vscode.ConfigurationTarget.Global);
-  }
 }
 
 /**
@@ -62,24 +49,18 @@ async function runAlways(
   answer: FlowAnswer,
 ): Promise<void> {
   const option = local.grantAnswerOption(ask.request.options);
-  const req = session.gate.gateRequestOf(ask.request);
-  const decision = await confirmAlways({
-    rule: choice.pattern ?? '',
-    setting: local.LOCAL_ALLOW_SETTING,
-    requestId: ask.id,
-    subject: {
-      ...(req.kind !== undefined ? { kind: req.kind } : {}),
-      ...(req.command !== undefined
-        ? { command: req.command }
-        : req.paths?.length
-          ? { paths: req.paths.map((p) => p.path) }
-          : req.url !== undefined
-            ? { url: req.url }
-            : { text: req.title ?? '' }),
-    },
-    roots: workspaceRoots(),
-    optionName: inertLine(option?.name ?? '?', 80),
-  });
+  const decision = await confirmAlways(
+    localAlways(
+      {
+        rule: choice.pattern ?? '',
+        setting: local.LOCAL_ALLOW_SETTING,
+        gate: ruleGateOf(session),
+        requestId: ask.id,
+        optionName: inertLine(option?.name ?? '?', 80),
+      },
+      session.gate.gateRequestOf(ask.request),
+    ),
+  );
   if (decision.kind === 'cancel') {
     return; // cancelled: nothing written, nothing sent
   }

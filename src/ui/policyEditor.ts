@@ -19,6 +19,8 @@ import {
 } from '../policy';
 import type { FountainHttpError } from '../protocol/apiClient';
 import { inertLine } from './display';
+import { answerCovered } from './alwaysModal';
+import { reviewPolicyChange } from './policyDryRun';
 import { PolicyEditorStrings } from './policyEditorStrings';
 import type { EditView, KeyAction, KeyRow, PolicyPrompts } from './policyPrompts';
 import type { ProvenanceService } from './provenanceService';
@@ -174,13 +176,29 @@ export class PolicyEditor {
       return { kind: 'refusedLocally', errors: valid.errors };
     }
     await prompts.preview(agentLabel, before, valid.policy);
-    if (!(await prompts.confirm(agentLabel, changes))) {
+    // The dry run over the agent's past requests and its waiting ones the change would allow: shown, nothing sent.
+    const review = reviewPolicyChange({
+      server,
+      agentId: agent.id,
+      before,
+      after: valid.policy,
+      history: this.history.entries(),
+      open: this.inbox.open(),
+    });
+    const ok = await prompts.confirm(agentLabel, changes, { lines: review.lines, waiting: review.covered.length });
+    if (ok === false) {
       return { kind: 'cancelled', stage: 'confirm' };
     }
     try {
       const saved = await this.api.patchPolicy(server, agent.id, valid.policy);
       this.provenance.cache.set(server, saved);
-      prompts.showInfo(PolicyEditorStrings.applied(agentLabel));
+      // Only after the server took the change: each covered request gets its own allow-once, through the guard.
+      const answered = ok === true ? await answerCovered(review.covered) : 0;
+      prompts.showInfo(
+        answered > 0
+          ? PolicyEditorStrings.appliedAndAllowed(agentLabel, answered)
+          : PolicyEditorStrings.applied(agentLabel),
+      );
       return { kind: 'patched', policy: saved.policy };
     } catch (err) {
       const serverErrors = err instanceof this.httpError ? changesetMessages(err) : undefined;

@@ -49,6 +49,9 @@ export const PolicyEditorStrings = {
       changes,
     ),
   apply: vscode.l10n.t('Apply to Agent'),
+  applyAndAllow: (n: number) => vscode.l10n.t('Apply and Allow {0} Waiting', n),
+  appliedAndAllowed: (agent: string, n: number) =>
+    vscode.l10n.t('Saved the permission policy of {0} and allowed {1} waiting requests it covers.', agent, n),
   applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
   riskAccept: vscode.l10n.t('I Understand the Risk'),
 };

@@ -37,7 +37,15 @@ export interface PolicyPrompts {
   /** The expanded warning before loosening execute/delete; true only on explicit acceptance. */
   confirmRisk(kind: string): Promise<boolean>;
   preview(agentLabel: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<void>;
-  confirm(agentLabel: string, changes: readonly string[]): Promise<boolean>;
+  /**
+   * The one confirmation before the PATCH. `review`: the dry run's lines and how many waiting requests of the agent
+   * it lists. True: PATCH and answer those (each with its own allow-once); `'policyOnly'`: PATCH only; false: nothing.
+   */
+  confirm(
+    agentLabel: string,
+    changes: readonly string[],
+    review?: { readonly lines: readonly string[]; readonly waiting: number },
+  ): Promise<boolean | 'policyOnly'>;
   showError(message: string): void;
   showInfo(message: string): void;
 }
@@ -171,14 +179,20 @@ export function vscodePolicyPrompts(
         preserveFocus: true,
       });
     },
-    confirm: async (agentLabel, changes) => {
+    confirm: async (agentLabel, changes, review) => {
       const apply = PolicyEditorStrings.apply;
+      const waiting = review?.waiting ?? 0;
+      const applyAll = PolicyEditorStrings.applyAndAllow(waiting);
+      const detail = [
+        PolicyEditorStrings.confirmDetail(changes.join('\n')),
+        ...(review ? ['', ...review.lines] : []),
+      ].join('\n');
       const pick = await vscode.window.showWarningMessage(
         PolicyEditorStrings.confirm(agentLabel),
-        { modal: true, detail: PolicyEditorStrings.confirmDetail(changes.join('\n')) },
-        apply,
+        { modal: true, detail },
+        ...(waiting > 0 ? [applyAll, apply] : [apply]),
       );
-      return pick === apply;
+      return pick === applyAll ? true : pick === apply ? (waiting > 0 ? 'policyOnly' : true) : false;
     },
     showError: (m) => void vscode.window.showErrorMessage(m),
     showInfo: (m) => void vscode.window.showInformationMessage(m),

@@ -171,6 +171,9 @@ describe('UI: approval History view and policy recommendations', function () {
     const { page } = wb;
     const before = await agent('claude');
     assert.equal(before.permission_policy.read, undefined, 'read is not set yet');
+    // A read request of the same agent waiting now: the confirmation lists it, and answers it only once accepted.
+    const w = await server.startConversation('claude', ask('read', 'cat history-w1.md'), { title: 'History W' });
+    await notification(page, 'cat history-w1.md').waitFor({ timeout: 30_000 });
     const patchesBefore = (await patches()).length;
 
     await runCommand(page, 'Fountain: Show Policy Recommendations');
@@ -187,10 +190,31 @@ describe('UI: approval History view and policy recommendations', function () {
     const text = await dialog.innerText();
     assert.match(text, /read: unset → auto_allow/);
     assert.doesNotMatch(text, /execute|default:/, 'only the read key changes');
+    // The dry run over this agent's past requests, and the waiting request it would allow now.
+    assert.match(text, /Dry run: it would have allowed 3 past requests in 2 conversations; 0 of them you rejected\./);
+    for (const f of ['a1', 'a2', 'b1']) {
+      assert.ok(text.includes(`cat history-${f}.md`), text);
+    }
+    assert.match(text, /1 waiting requests it would allow now, answered when you confirm:/);
+    assert.ok(text.includes('cat history-w1.md') && text.includes('"Allow" (allow once)'), text);
     assert.deepEqual(await agent('claude'), before, 'nothing was PATCHed before the confirmation');
     assert.equal((await patches()).length, patchesBefore);
-    await dialog.getByRole('button', { name: 'Apply to Agent' }).click();
+    assert.deepEqual(await answers(w), [], 'nothing answered before the confirmation');
+    await dialog.getByRole('button', { name: 'Apply and Allow 1 Waiting' }).click();
     await toast(page, 'Saved the permission policy of').waitFor({ timeout: 30_000 });
+    // The waiting request got its own allow-once, once, after the PATCH.
+    const taken = await until('the waiting request answered', async () => {
+      const a = await answers(w);
+      return a.length > 0 ? a : undefined;
+    });
+    await page.waitForTimeout(1000);
+    assert.deepEqual(await answers(w), [{ status: 200, body: { option_id: 'allow' } }], JSON.stringify(taken));
+    const log = await server.requestLog();
+    const patchAt = log.findIndex((e) => e.method === 'PATCH' && e.path === '/api/agents/claude');
+    const answerAt = log.findIndex(
+      (e) => e.method === 'POST' && e.path.startsWith(`/api/conversations/${w}/requests/`),
+    );
+    assert.ok(patchAt >= 0 && answerAt > patchAt, `the answer came after the PATCH (${patchAt}, ${answerAt})`);
 
     const after = await agent('claude');
     assert.deepEqual(after.permission_policy, { ...before.permission_policy, read: 'auto_allow' });
@@ -207,7 +231,7 @@ describe('UI: approval History view and policy recommendations', function () {
     await openHistory(page);
     await until('the read recommendation to go', async () => {
       const rows = await rowTexts(page);
-      return rows.some((r) => r.startsWith('Answers (3)')) && !rows.some((r) => r.includes('Make "read"'));
+      return rows.some((r) => r.startsWith('Answers (4)')) && !rows.some((r) => r.includes('Make "read"'));
     });
   });
 

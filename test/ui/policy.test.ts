@@ -2,9 +2,14 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { workbenchSuite } from './suite';
 import { TestServer } from '../support/serverClient';
-import { runCommand, toast, type Workbench } from './workbench';
+import { clickNotificationButton, notification, runCommand, toast, until, type Workbench } from './workbench';
 
 type Agent = { id: string; permission_policy: Record<string, unknown>; updated_at: string };
+
+/** A scripted `ask:` line of the given ACP kind, with the runtime's own options (gemini: proceed_once, …). */
+function ask(kind: string, title: string): string {
+  return `ask: ${JSON.stringify({ toolCall: { kind, title, rawInput: { pattern: title } } })}`;
+}
 
 /** Waits for the quick input to show `text` (title, prompt or a row), then types `value` into it and presses Enter. */
 async function quickInput(page: Page, text: string, value: string): Promise<void> {
@@ -72,5 +77,49 @@ describe('UI: editing an agent permission policy', function () {
     const after = await agent('gemini');
     assert.deepEqual(after.permission_policy, { default: 'ask', read: 'auto_allow' });
     assert.notEqual(after.updated_at, before.updated_at);
+  });
+  it('the confirmation names the past request you rejected and the waiting one it would allow, answered only after the PATCH', async () => {
+    const { page } = wb;
+    const answers = async (c: string) => (await server.answersFor(c)).map((e) => ({ status: e.status, body: e.body }));
+    // History: a search request of gemini, rejected.
+    const r = await server.startConversation('gemini', ask('search', 'grep policy-r1'), { title: 'Policy R' });
+    await notification(page, 'grep policy-r1').waitFor({ timeout: 30_000 });
+    await clickNotificationButton(page, 'grep policy-r1', 'Reject');
+    await until('the reject taken', async () => ((await answers(r)).length === 1 ? true : undefined));
+    // Another search request of gemini, waiting.
+    const w = await server.startConversation('gemini', ask('search', 'grep policy-w1'), { title: 'Policy W' });
+    await notification(page, 'grep policy-w1').waitFor({ timeout: 30_000 });
+    const before = await agent('gemini');
+
+    await runCommand(page, 'Fountain: Edit Agent Permission Policy');
+    await quickInput(page, 'pick an agent', 'Enter an agent id');
+    await quickInput(page, 'Agent id', 'gemini');
+    await quickInput(page, 'Permission policy of', 'search');
+    await quickInput(page, 'Verdict for search', 'auto_allow');
+    await quickInput(page, 'Review and Apply', 'Review and Apply');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Apply this permission policy to' });
+    await dialog.waitFor({ timeout: 30_000 });
+    const text = await dialog.innerText();
+    assert.match(text, /search: unset → auto_allow/);
+    assert.match(text, /Dry run: it would have allowed 1 past requests in 1 conversations; 1 of them you rejected\./);
+    assert.ok(
+      text.split('\n').some((l) => l.includes('grep policy-r1') && l.includes('(you rejected it)')),
+      text,
+    );
+    assert.match(text, /1 waiting requests it would allow now, answered when you confirm:/);
+    assert.ok(text.includes('grep policy-w1'), text);
+    assert.deepEqual(await agent('gemini'), before, 'nothing was PATCHed before the confirmation');
+    assert.deepEqual(await answers(w), [], 'nothing was answered before the confirmation');
+    await dialog.getByRole('button', { name: 'Apply and Allow 1 Waiting' }).click();
+
+    await until('the waiting request answered', async () => ((await answers(w)).length > 0 ? true : undefined));
+    await page.waitForTimeout(1000);
+    assert.deepEqual(
+      await answers(w),
+      [{ status: 200, body: { option_id: 'proceed_once' } }],
+      "gemini's allow-once, once",
+    );
+    assert.equal((await answers(r)).length, 1, 'the rejected one was not answered again');
+    assert.deepEqual((await agent('gemini')).permission_policy, { ...before.permission_policy, search: 'auto_allow' });
   });
 });

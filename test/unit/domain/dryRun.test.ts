@@ -1,6 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { coveredNow, dryRun } from '../../../src/domain/dryRun';
-import { parseRule, ruleCovers } from '../../../src/domain/dryRunMatch';
+import { dryRun } from '../../../src/domain/dryRun';
+import {
+  checkRule,
+  entryAllowed,
+  patternAllows,
+  requestOfSubject,
+  subjectOfEntry,
+  type RuleGate,
+} from '../../../src/domain/dryRunMatch';
 import type { HistoryEntry } from '../../../src/domain/history';
 
 const local = 'local:s1';
@@ -14,32 +21,33 @@ const entry = (over: Partial<HistoryEntry>): HistoryEntry => ({
   outcome: 'answered',
   ...over,
 });
-const rule = (s: string) => {
-  const r = parseRule(s);
-  assert.ok(r.ok, s);
-  return r.rule;
-};
+const gate = (over: Partial<RuleGate['snapshot']> = {}): RuleGate => ({
+  snapshot: { mode: 'ask', config: { roots: ['/w'] }, home: '/home/u', ...over },
+  cwd: '/w',
+});
 
-describe('domain: dry run of an "always" rule over the history', () => {
+describe('domain: dry run of an "always" rule over the history, asked of the local gate', () => {
   const history: HistoryEntry[] = [
-    entry({ at: 10, label: 'npm test', conversationId: 'a' }),
-    entry({ at: 20, label: '`npm test -- --grep x`', conversationId: 'b', optionKind: 'reject_once', optionId: 'no' }),
-    entry({ at: 30, label: 'npm test && rm -rf /', conversationId: 'c' }),
-    entry({ at: 40, label: 'npm install', conversationId: 'a' }),
+    entry({ at: 10, label: 'git init -q out', conversationId: 'a' }),
+    entry({ at: 20, label: '`git init -q out/x`', conversationId: 'b', optionKind: 'reject_once', optionId: 'no' }),
+    entry({ at: 30, label: 'git init -q out && rm -rf /', conversationId: 'c' }),
+    entry({ at: 40, label: 'touch out', conversationId: 'a' }),
     entry({ at: 50, conversationId: 'd' }), // label not kept
     entry({ at: 60, label: 'Edit /w/src/a.ts', kind: 'edit', conversationId: 'e' }),
-    entry({ at: 70, label: 'npm test', server: 'https://fountain.example', conversationId: 'r' }),
+    entry({ at: 70, label: 'git init -q out', server: 'https://fountain.example', conversationId: 'r' }),
   ];
+  const isLocal = (e: HistoryEntry) => e.server.startsWith('local:');
 
-  it('counts the past requests it would have allowed, their conversations and the rejected ones, newest first', () => {
-    const r = dryRun(rule('execute:npm test*'), history, { roots: ['/w'], source: (s) => s.startsWith('local:') });
+  it('counts the past requests the gate would have allowed, their conversations and the rejected ones, newest first', () => {
+    const g = gate();
+    const r = dryRun(history, (e) => entryAllowed('execute:git init -q *', e, g), { source: isLocal, kind: 'execute' });
     assert.deepEqual(
       r.hits.map((h) => [h.entry.at, h.rejected]),
       [
         [20, true],
         [10, false],
       ],
-      'a compound line is covered only when every command is; another source is not replayed',
+      'a compound line with a denylisted command is never covered; another source is not replayed',
     );
     assert.equal(r.conversations, 2);
     assert.equal(r.rejected, 1);
@@ -47,29 +55,52 @@ describe('domain: dry run of an "always" rule over the history', () => {
     assert.equal(r.checked, 5, 'only execute entries of local sources');
   });
 
-  it('a kindless rule looks at every kind; a path rule matches path labels inside the roots', () => {
-    assert.deepEqual(
-      dryRun(rule('edit:src/**'), history, { roots: ['/w'] }).hits.map((h) => h.entry.at),
-      [60],
+  it('is the gate deciding: what the gate allows already, or refuses, is not a hit', () => {
+    const p = 'execute:git init -q *';
+    const already = gate({ config: { roots: ['/w'], allow: ['execute:git init -q out'] } });
+    assert.equal(entryAllowed(p, history[0], already), false, 'allowed without the rule already');
+    assert.equal(entryAllowed(p, history[1], already), true);
+    const denied = gate({ config: { roots: ['/w'], deny: ['execute:git*'] } });
+    assert.equal(entryAllowed(p, history[0], denied), false, 'a deny pattern wins');
+    assert.equal(entryAllowed(p, history[0], gate({ mode: 'plan' })), false, 'plan mode refuses');
+    assert.equal(entryAllowed(p, history[0], gate({ config: { roots: ['/elsewhere'] } })), false, 'out of scope');
+    const npm = entry({ label: 'npm test' });
+    assert.equal(entryAllowed('execute:npm test*', npm, gate()), false, 'a "*" never stands for what npm runs');
+    assert.equal(entryAllowed('execute:npm test', npm, gate()), true, 'its exact command does');
+    assert.equal(
+      entryAllowed(p, history[0], gate({ session: { grants: [{ scope: 'verb', verb: 'git' }] } })),
+      true,
+      'session grants are left out: a kept rule outlives the session',
     );
-    assert.equal(dryRun(rule('edit:src/**'), history, { roots: ['/elsewhere'] }).hits.length, 0);
-    assert.equal(dryRun(rule('npm install'), history, { roots: [] }).hits.length, 1);
   });
 
-  it('the waiting requests it covers now, matched like the gate', () => {
-    const waiting = [
-      { value: 'w1', subject: { kind: 'execute', command: 'npm test' } },
-      { value: 'w2', subject: { kind: 'execute', command: 'npm test; curl evil' } },
-      { value: 'w3', subject: { kind: 'edit', paths: ['/w/src/x.ts'] } },
-    ];
-    assert.deepEqual(coveredNow(rule('execute:npm test*'), waiting, ['/w']), ['w1']);
-    assert.deepEqual(coveredNow(rule('edit:src/*'), waiting, ['/w']), ['w3']);
-    assert.equal(ruleCovers(rule('execute:*'), { kind: 'edit', paths: ['/w/a'] }, ['/w']), false, 'kind must match');
+  it('a path rule is read by the gate against the roots; an unreadable label cannot be checked', () => {
+    assert.equal(entryAllowed('edit:src/**', history[5], gate()), true);
+    assert.equal(entryAllowed('edit:src/**', history[5], gate({ config: { roots: ['/elsewhere'] } })), false);
+    assert.equal(subjectOfEntry(entry({ kind: 'edit', label: 'Edit a file' })), undefined);
+    assert.equal(entryAllowed('edit:**', entry({ kind: 'think', label: 'think' }), gate()), undefined);
   });
 
-  it('a malformed rule is a sentence, never a rule', () => {
-    const r = parseRule('nosuchkind:x');
+  it('a waiting request is read as the gate reads a tool call', () => {
+    const req = requestOfSubject({ kind: 'execute', title: 'x', command: 'git init -q out' }, '/w');
+    assert.equal(req.command, 'git init -q out');
+    assert.equal(patternAllows('execute:git init -q *', req, gate()), true);
+    assert.equal(
+      patternAllows(
+        'execute:git init -q *',
+        requestOfSubject({ kind: 'execute', command: 'git init -q a; curl evil' }, '/w'),
+        gate(),
+      ),
+      false,
+    );
+    assert.equal(patternAllows('execute:*', requestOfSubject({ kind: 'edit', paths: ['/w/a'] }), gate()), false);
+  });
+
+  it("a malformed rule is a sentence, never a rule; a wide one carries the gate's warnings", () => {
+    const r = checkRule('nosuchkind:x');
     assert.ok(!r.ok && /unknown kind/.test(r.problem));
-    assert.ok(!parseRule('execute:').ok);
+    assert.ok(!checkRule('execute:').ok);
+    const w = checkRule('execute:git init -q *');
+    assert.ok(w.ok && w.warnings.some((s) => /covers words/.test(s)));
   });
 });
