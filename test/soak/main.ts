@@ -24,7 +24,7 @@ interface Report {
   host: string;
   heap: number;
   seen: { requestId: string; server: string; firstSeenAt: number; closedAs?: string; toolCallId?: string }[];
-  attempts: { requestId: string; toolCallId?: string; optionId: string; result?: string }[];
+  attempts: { requestId: string; toolCallId?: string; optionId: string; at: number; result?: string }[];
   local?: { at: number; what: string }[];
 }
 
@@ -237,11 +237,11 @@ export async function main(): Promise<void> {
       heap,
     });
     const logs = readAgentLogs(agentsDir);
-    const clicked = new Map<string, string[]>();
+    const clicked = new Map<string, { optionId: string; at: number }[]>();
     for (const a of results) {
       const tc = a.toolCallId;
       if (tc) {
-        clicked.set(tc, [...(clicked.get(tc) ?? []), a.optionId]);
+        clicked.set(tc, [...(clicked.get(tc) ?? []), { optionId: a.optionId, at: a.at }]);
       }
     }
     const local = reconcileLocal({ ...logs, restarts, shown: localShown, clicked });

@@ -35,8 +35,9 @@ export interface AgentRequest {
   readonly options: string[];
   readonly at: number;
   readonly responses: LogLine[];
-  /** Why its agent went, when it went before answering it ('crash', 'input closed', 'SIGTERM'). */
+  /** Why its agent went, when it went before answering it ('crash', 'input closed', 'SIGTERM'), and when. */
   exitedAs?: string;
+  exitAt?: number;
 }
 
 /** Reads every agent's log in `dir`: the requests with their responses, and how each agent ended. */
@@ -79,6 +80,7 @@ export function readAgentLogs(dir: string): { requests: AgentRequest[]; agents: 
     for (const r of byId.values()) {
       if (!r.responses.length) {
         r.exitedAs = exit?.reason ?? 'gone without a trace';
+        r.exitAt = exit?.t;
       }
     }
   }
@@ -91,8 +93,8 @@ export function reconcileLocal(o: {
   crashes: number;
   restarts: number;
   shown: ReadonlyMap<string, LocalShown>;
-  /** The user's answers by tool call id (the options clicked). */
-  clicked: ReadonlyMap<string, string[]>;
+  /** The user's answers by tool call id (the options clicked, and when). */
+  clicked: ReadonlyMap<string, { optionId: string; at: number }[]>;
 }): { rows: [string, string][]; sent: number; shown: number; lost: number; duplicates: number; problems: string[] } {
   const problems: string[] = [];
   let shown = 0;
@@ -122,7 +124,7 @@ export function reconcileLocal(o: {
         }
         if (!s) {
           gate++;
-        } else if (o.clicked.get(r.toolCallId)?.includes(outcome.optionId!)) {
+        } else if (o.clicked.get(r.toolCallId)?.some((c) => c.optionId === outcome.optionId)) {
           byUs++;
         } else {
           problems.push(`local: ${r.toolCallId} shown, answered ${outcome.optionId} without the user choosing it`);
@@ -138,8 +140,15 @@ export function reconcileLocal(o: {
       exited.set(r.exitedAs, (exited.get(r.exitedAs) ?? 0) + 1);
       if (!s) {
         exitedUnshown++;
-      } else if (!s.closedAs && r.exitedAs === 'crash') {
-        problems.push(`local: ${r.toolCallId} still shown open after its agent crashed`);
+      } else if (r.exitedAs === 'crash') {
+        // Its agent is gone: the inbox must close it as such, and nothing may be answered after the exit (an answer
+        // clicked just before the crash, that the agent did not read, is not one).
+        const late = (o.clicked.get(r.toolCallId) ?? []).filter((c) => c.at > (r.exitAt ?? Infinity) + 500);
+        if (!s.closedAs) {
+          problems.push(`local: ${r.toolCallId} still shown open after its agent crashed`);
+        } else if (late.length) {
+          problems.push(`local: ${r.toolCallId} answered ${late.length} time(s) after its agent crashed`);
+        }
       }
     } else if (s) {
       open++;
