@@ -252,7 +252,19 @@ export async function main(): Promise<void> {
     result.problems.push(...local.problems);
     fs.writeFileSync(
       path.join(runDir, 'soak-result.json'),
-      JSON.stringify({ held: [...load.held.values()], wire: proxy.entries, results, rec }, null, 1),
+      JSON.stringify(
+        {
+          held: [...load.held.values()],
+          wire: proxy.entries,
+          results,
+          rec,
+          elsewhere: [...load.elsewhere],
+          shown: [...shown.keys()],
+          localShown: Object.fromEntries(localShown),
+        },
+        null,
+        1,
+      ),
     );
     console.log('\n' + table(result.rows));
     for (const p of result.problems.slice(0, 30)) {
