@@ -270,6 +270,9 @@ export async function workbenchBench(n: number, log: (s: string) => void): Promi
         'fountain.localAgents': [
           { name: AGENT, command: process.execPath, args: [agent, stampsFile, agentWork], runtime: 'claude' },
         ],
+        // The agent runs in the product's sandbox (a private /tmp): its bundle, stamps and work folder are in the run
+        // folder, a writable allowPaths entry.
+        'fountain.local.allowPaths': [{ pattern: `${runDir}/...`, access: 'rw' }],
       },
     });
     browser = await launchBrowser(runDir);
