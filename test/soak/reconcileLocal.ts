@@ -146,6 +146,9 @@ export function reconcileLocal(o: {
         const late = (o.clicked.get(r.toolCallId) ?? []).filter((c) => c.at > (r.exitAt ?? Infinity) + 500);
         if (!s.closedAs) {
           problems.push(`local: ${r.toolCallId} still shown open after its agent crashed`);
+        } else if (/withdrawn/.test(s.closedAs)) {
+          // The agent did not withdraw it: it crashed, and the inbox must say so.
+          problems.push(`local: ${r.toolCallId} closed as ${s.closedAs} after its agent crashed`);
         } else if (late.length) {
           problems.push(`local: ${r.toolCallId} answered ${late.length} time(s) after its agent crashed`);
         }
