@@ -122,6 +122,8 @@ const context = {
   globalState: memento,
   workspaceState: memento,
   globalStorageUri: { fsPath: path.join(os.tmpdir(), 'fountain-bench-storage') },
+  // The sandbox hides the extension's own folders from local agents, read at activation.
+  logUri: { fsPath: path.join(os.tmpdir(), 'fountain-bench-logs') },
   extensionMode: 1,
   extension: { packageJSON: { version: 'bench' } },
 };

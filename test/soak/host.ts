@@ -13,6 +13,7 @@ import type { InboxItem } from '../../src/domain/inbox';
 import type { AnswerResult } from '../../src/domain/model';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
+import { LocalAgentDriver } from './hostLocal';
 
 /** The extension's test API (the soak is its own tier: it imports no other tier's helpers). */
 async function getApi(): Promise<TestApi> {
@@ -33,11 +34,15 @@ interface Seen {
   readonly label: string;
   readonly firstSeenAt: number;
   readonly options: string[];
+  /** A local agent's request: its tool call id (what the agent's log names). */
+  readonly toolCallId?: string;
   closedAs?: string;
 }
 
 interface Attempt {
   readonly requestId: string;
+  /** A local agent's request: its tool call id. */
+  readonly toolCallId?: string;
   readonly optionId: string;
   readonly at: number;
   doneAt?: number;
@@ -47,6 +52,8 @@ interface Attempt {
 interface Reply {
   readonly active?: boolean;
   readonly done?: boolean;
+  /** The load is over: Stop Local Agent on this window's agent (its open requests close), no more restarts. */
+  readonly stopLocal?: boolean;
 }
 
 const rand = (s: string): number => {
@@ -58,7 +65,7 @@ const rand = (s: string): number => {
 };
 
 function planOf(label: string): string | undefined {
-  return /\bs\d+-([a-z]+)/.exec(label)?.[1];
+  return /\b[sl]\d+-([a-z]+)/.exec(label)?.[1];
 }
 
 function optionFor(item: InboxItem, plan: string): string | undefined {
@@ -78,9 +85,19 @@ export async function run(): Promise<void> {
   const busy = new Set<string>();
   let unsent: { seen: Seen[]; attempts: Attempt[] } = { seen: [], attempts: [] };
   let active = false;
+  const isLocal = (item: InboxItem) => item.key.server.startsWith('local:');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const local = process.env.FOUNTAIN_SOAK_LOCAL === '1' && folder ? new LocalAgentDriver(api, folder) : undefined;
+  let localEventsSent = 0;
+  let replied = false;
 
   const answerOnce = async (item: InboxItem, optionId: string): Promise<AnswerResult | undefined> => {
-    const a: Attempt = { requestId: item.key.requestId, optionId, at: Date.now() };
+    const a: Attempt = {
+      requestId: item.key.requestId,
+      ...(isLocal(item) ? { toolCallId: item.request.toolCallId } : {}),
+      optionId,
+      at: Date.now(),
+    };
     attempts.push(a);
     let r: AnswerResult | undefined;
     try {
@@ -103,7 +120,8 @@ export async function run(): Promise<void> {
       }
       for (let tries = 0; tries < 20; tries++) {
         const current = api.items().find((i) => i.id === item.id);
-        if (!current?.answerable || !active) {
+        // A local agent's request is answered in its own window (never shared), wherever the user works.
+        if (!current?.answerable || !(active || isLocal(current))) {
           return;
         }
         const results =
@@ -135,16 +153,25 @@ export async function run(): Promise<void> {
           label: item.label,
           firstSeenAt: item.firstSeenAt,
           options: item.request.options.map((o) => o.optionId),
+          ...(isLocal(item) ? { toolCallId: item.request.toolCallId } : {}),
         };
         seen.set(item.id, s);
         unsent.seen.push(s);
       }
       if (!item.pending && !s.closedAs) {
-        s.closedAs = item.state.kind;
+        const st = item.state as { kind: string; reason?: string; cause?: string };
+        s.closedAs = [st.kind, st.reason ?? st.cause].filter(Boolean).join(': ');
         unsent.seen.push(s);
       }
       const plan = planOf(item.label);
-      if (!active || !item.answerable || busy.has(item.id) || !plan || plan === 'expire' || plan === 'skip') {
+      if (
+        !(active || isLocal(item)) ||
+        !item.answerable ||
+        busy.has(item.id) ||
+        !plan ||
+        plan === 'expire' ||
+        plan === 'skip'
+      ) {
         continue;
       }
       const think = (plan === 'late' ? 2500 : 300) + rand(item.id) * 2000;
@@ -163,13 +190,16 @@ export async function run(): Promise<void> {
       state: api.connectionState().kind,
       seen: batch.seen,
       attempts: batch.attempts,
+      local: local?.events.slice(localEventsSent),
     };
+    const localSent = local?.events.length ?? 0;
     try {
       const res = await fetch(`${base}/_soak/report`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+      localEventsSent = localSent;
       return (await res.json()) as Reply;
     } catch {
       // the harness is gone or busy: keep the batch for the next report
@@ -181,9 +211,16 @@ export async function run(): Promise<void> {
 
   for (;;) {
     tick();
+    if (replied) {
+      local?.tick(); // after the harness's first answer: a window opened after the load starts no agent
+    }
     const reply = await report();
+    replied ||= reply.active !== undefined;
     if (reply.active !== undefined) {
       active = reply.active;
+    }
+    if (reply.stopLocal || reply.done) {
+      await local?.stop();
     }
     if (reply.done) {
       return;

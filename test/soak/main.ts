@@ -10,11 +10,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { makeRunDir } from '../support/codeServer';
+import { ROOT, makeRunDir } from '../support/codeServer';
 import { SoakLoad } from './load';
 import { startProxy, type SoakProxy } from './proxy';
 import { reconcile, table, type Recovery } from './reconcile';
-import { makeSchedule, prng, type Fault } from './schedule';
+import { readAgentLogs, reconcileLocal, type LocalShown } from './reconcileLocal';
+import { SOAK_AGENT, makeSchedule, prng, type Fault } from './schedule';
 import { SoakWindows } from './windows';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,8 +23,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Report {
   host: string;
   heap: number;
-  seen: { requestId: string; server: string; firstSeenAt: number; closedAs?: string }[];
-  attempts: { requestId: string; optionId: string; result?: string }[];
+  seen: { requestId: string; server: string; firstSeenAt: number; closedAs?: string; toolCallId?: string }[];
+  attempts: { requestId: string; toolCallId?: string; optionId: string; at: number; result?: string }[];
+  local?: { at: number; what: string }[];
 }
 
 export async function main(): Promise<void> {
@@ -31,6 +33,8 @@ export async function main(): Promise<void> {
     options: {
       minutes: { type: 'string', default: '10' },
       seed: { type: 'string', default: '20261201' },
+      /** Each window's scripted local agent asks this often per second; 0: no local agents. */
+      'local-rate': { type: 'string', default: '2.5' },
       mocha: { type: 'boolean', default: false },
     },
     strict: true,
@@ -40,6 +44,9 @@ export async function main(): Promise<void> {
   const schedule = makeSchedule(seed, minutes);
   const r = prng(seed ^ 0x5eed);
   const runDir = makeRunDir('fountain-soak-');
+  const localRate = Number(values['local-rate']);
+  const agentsDir = path.join(runDir, 'agents');
+  fs.mkdirSync(agentsDir, { recursive: true });
   const log = (m: string) => {
     const line = `[soak ${new Date().toISOString().slice(11, 19)}] ${m}`;
     console.log(line);
@@ -54,6 +61,9 @@ export async function main(): Promise<void> {
   const windows = new SoakWindows(runDir, () => t0);
   const shown = new Map<string, { firstSeenAt: number; hosts: Set<string> }>();
   const results: Report['attempts'] = [];
+  const localShown = new Map<string, LocalShown>();
+  let restarts = 0;
+  let stopLocal = false;
   let proxy: SoakProxy | undefined;
   let code: number;
   let sampler: NodeJS.Timeout | undefined;
@@ -68,12 +78,23 @@ export async function main(): Promise<void> {
         const rep = body as Report;
         const w = windows.report(rep.host, rep.heap);
         for (const s of rep.seen ?? []) {
+          if (s.server.startsWith('local:')) {
+            const tc = s.toolCallId ?? '?';
+            const l = localShown.get(tc) ?? { host: rep.host, firstSeenAt: s.firstSeenAt };
+            l.closedAs ??= s.closedAs;
+            localShown.set(tc, l);
+            continue;
+          }
           const e = shown.get(s.requestId) ?? { firstSeenAt: s.firstSeenAt, hosts: new Set<string>() };
           e.hosts.add(rep.host);
           shown.set(s.requestId, e);
         }
         results.push(...(rep.attempts ?? []));
-        return { active: w.active, done };
+        for (const ev of rep.local ?? []) {
+          restarts += ev.what.startsWith('restarted') ? 1 : 0;
+          log(`window ${w.window ?? '?'}: local agent ${ev.what}`);
+        }
+        return { active: w.active, done, stopLocal };
       },
     );
     const env = {
@@ -81,8 +102,24 @@ export async function main(): Promise<void> {
       FOUNTAIN_BASE_URL: proxy.url,
       FOUNTAIN_SOAK_URL: proxy.url,
       FOUNTAIN_TEST_RUN_DIR: runDir,
+      ...(localRate > 0 ? { FOUNTAIN_SOAK_LOCAL: '1' } : {}),
     };
-    await windows.start(env, proxy.url);
+    const localAgent = {
+      name: SOAK_AGENT,
+      command: process.execPath,
+      args: [
+        path.join(ROOT, 'test/soak/scriptedAgent.mjs'),
+        ...['--log-dir', agentsDir, '--rate', String(localRate), '--seed', String(seed)],
+        ...['--life-min', '20', '--life-max', '50'],
+      ],
+      policy: { default: 'ask' },
+    };
+    // The agent runs in the product's bubblewrap sandbox (private /tmp): its log folder is a writable allowPaths entry.
+    const localSettings = {
+      'fountain.localAgents': [localAgent],
+      'fountain.local.allowPaths': [{ pattern: `${agentsDir}/...`, access: 'rw' }],
+    };
+    await windows.start(env, proxy.url, localRate > 0 ? localSettings : {});
     log('opening window 1');
     await windows.open();
     log('opening window 2');
@@ -157,7 +194,8 @@ export async function main(): Promise<void> {
       }
       await sleep(50);
     }
-    log(`load ends: ${conv} conversations, ${prompt} prompts; draining`);
+    log(`load ends: ${conv} conversations, ${prompt} prompts; local agents stopped (Stop Local Agent); draining`);
+    stopLocal = true;
     // A window reopened late in the run takes its time to load: its scripted user reports before the count.
     await Promise.all(reopening);
     load.server.setLatency(0);
@@ -167,8 +205,11 @@ export async function main(): Promise<void> {
       load.sample();
       const unseen = [...load.held.values()].filter((h) => !shown.has(h.requestId)).length;
       const inFlight = proxy.entries.filter((e) => e.endedAt === undefined && !e.path.startsWith('/api/events/stream'));
+      const localOpen = readAgentLogs(agentsDir).requests.filter(
+        (q) => !q.responses.length && !q.exitedAs && !localShown.has(q.toolCallId),
+      ).length;
       if (
-        (unseen === 0 && inFlight.length === 0 && Date.now() - drainStart > 5000) ||
+        (unseen === 0 && localOpen === 0 && inFlight.length === 0 && Date.now() - drainStart > 5000) ||
         Date.now() - drainStart > 45_000
       ) {
         break;
@@ -195,21 +236,53 @@ export async function main(): Promise<void> {
       recoveries: rec,
       heap,
     });
+    const logs = readAgentLogs(agentsDir);
+    const clicked = new Map<string, { optionId: string; at: number }[]>();
+    for (const a of results) {
+      const tc = a.toolCallId;
+      if (tc) {
+        clicked.set(tc, [...(clicked.get(tc) ?? []), { optionId: a.optionId, at: a.at }]);
+      }
+    }
+    const local = reconcileLocal({ ...logs, restarts, shown: localShown, clicked });
+    if (localRate > 0 && local.sent === 0) {
+      local.problems.push('local: the agents sent no request');
+    }
+    result.rows.push(...local.rows);
+    result.problems.push(...local.problems);
     fs.writeFileSync(
       path.join(runDir, 'soak-result.json'),
-      JSON.stringify({ held: [...load.held.values()], wire: proxy.entries, results, rec }, null, 1),
+      JSON.stringify(
+        {
+          held: [...load.held.values()],
+          wire: proxy.entries,
+          results,
+          rec,
+          elsewhere: [...load.elsewhere],
+          shown: [...shown.keys()],
+          localShown: Object.fromEntries(localShown),
+        },
+        null,
+        1,
+      ),
     );
     console.log('\n' + table(result.rows));
     for (const p of result.problems.slice(0, 30)) {
       console.log(`  ${p}`);
     }
-    const failed = result.lost > 0 || result.duplicates > 0 || result.problems.length > 0 || result.held === 0;
+    const lost = result.lost + local.lost;
+    const dup = result.duplicates + local.duplicates;
+    const failed = lost > 0 || dup > 0 || result.problems.length > 0 || result.held === 0;
     code = failed ? 1 : 0;
     if (values.mocha) {
       console.log(failed ? '\n  0 passing\n  1 failing\n' : '\n  1 passing\n');
     }
     console.log(
-      `soak: ${result.held} requests held, ${result.shown} shown, ${result.lost} lost, ${result.duplicates} duplicate POSTs`,
+      `soak local: ${local.sent} requests sent by local agents, ${local.shown} shown, ${local.lost} lost, ${local.duplicates} duplicate responses`,
+    );
+    // Remote and local together (the table splits them): held = held by the server + sent by the local agents.
+    console.log(
+      `soak: ${result.held + local.sent} requests held, ${result.shown + local.shown} shown, ${lost} lost, ${dup} duplicate POSTs`,
     );
   } catch (e) {
     console.error('soak harness failed:', e);

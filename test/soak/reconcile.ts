@@ -79,6 +79,7 @@ export function reconcile(o: {
   let duplicates = 0;
   let byUs = 0;
   let byUsOk = 0;
+  let byUsUnseen = 0;
   let elsewhere = 0;
   let expired = 0;
   let turnEnded = 0;
@@ -116,6 +117,14 @@ export function reconcile(o: {
       if (ok.length === 1) {
         byUsOk++;
       }
+    } else if (
+      h.outcome === 'answered' &&
+      !o.elsewhere.has(h.requestId) &&
+      mine.some((p) => p.status === undefined && (p.body as { option_id?: unknown })?.option_id === h.optionId)
+    ) {
+      // Our POST reached the server, which recorded it, but its response never came back (the window that sent it
+      // closed mid-request); the retry then got a 409. Answered by us, once.
+      byUsUnseen++;
     } else if (h.outcome === 'answered') {
       elsewhere++;
       if (!o.elsewhere.has(h.requestId)) {
@@ -142,6 +151,7 @@ export function reconcile(o: {
     ['requests held by the server', `${o.held.size} (${detached} detached)`],
     ['shown by the extension', String(shown)],
     ['answered by us (exactly one accepted POST, an offered option)', `${byUs} (${byUsOk} with one)`],
+    ['answered by us, the POST recorded but its response lost (then a 409)', String(byUsUnseen)],
     ['answered elsewhere (a second client first)', String(elsewhere)],
     ['expired', String(expired)],
     ['closed by a turn end (server restarts)', String(turnEnded)],

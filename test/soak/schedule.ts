@@ -3,6 +3,9 @@
  * conversations (300 per 10 minutes), prompts at about 5/s with bursts of 50, and the faults with their times.
  */
 
+/** The scripted local agent's fountain.localAgents name (test/soak/scriptedAgent.mjs; started by hostLocal.ts). */
+export const SOAK_AGENT = 'Soak agent';
+
 /** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;

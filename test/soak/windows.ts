@@ -35,12 +35,16 @@ export class SoakWindows {
     private readonly t0: () => number,
   ) {}
 
-  async start(env: Record<string, string>, serverUrl: string): Promise<void> {
+  /** `settings`: more machine settings (fountain.localAgents and fountain.local.*: code-server reads them there). */
+  async start(env: Record<string, string>, serverUrl: string, settings: Record<string, unknown> = {}): Promise<void> {
     this.cs = await startCodeServer({
       runDir: this.runDir,
       smokeTestDriver: true,
       env,
-      machineSettings: { 'fountain.serverUrl': serverUrl },
+      machineSettings: {
+        'fountain.serverUrl': serverUrl,
+        ...settings,
+      },
     });
     this.browser = await launchBrowser(this.runDir);
     const remote = (p: string) => `vscode-remote://127.0.0.1:${this.cs.port}${encodeURI(p)}`;
@@ -73,7 +77,7 @@ export class SoakWindows {
   }
 
   /** A report from an extension host: registers a new one (the window being opened), records its heap. */
-  report(pid: string, heap: number): { active: boolean; known: boolean } {
+  report(pid: string, heap: number): { active: boolean; known: boolean; window?: number } {
     let h = this.hosts.get(pid);
     if (!h) {
       if (!this.pendingPage || !this.waiting) {
@@ -91,7 +95,7 @@ export class SoakWindows {
     if (h.heapAtMinute === undefined && Date.now() - Math.max(h.startedAt, this.t0()) >= 60_000) {
       h.heapAtMinute = heap;
     }
-    return { active: this.activePid === pid && !h.closed, known: true };
+    return { active: this.activePid === pid && !h.closed, known: true, window: h.window };
   }
 
   alive(): HostState[] {

@@ -95,13 +95,17 @@ function postAfter(relay: WireRelay, after: number, pick: RegExp): number | unde
   return relay.log.requests.find((r) => r.at >= after && pick.test(r.line))?.at;
 }
 
-/** Remote requests, one at a time, each toast clicked (the baseline's first, then ours). */
+/**
+ * Remote requests, one at a time, each toast clicked (the baseline's first, then ours). `refocus` runs after each
+ * request's clicks, before the gap to the next: a click gives its page the focus, and the toast goes where the focus is.
+ */
 async function remoteSection(
   server: LocalServer,
   relay: WireRelay,
   pages: Page[],
   tag: string,
   n: number,
+  refocus?: () => Promise<void>,
 ): Promise<Section> {
   const s = { ours: [] as number[], base: [] as number[], oursClick: [] as number[], baseClick: [] as number[] };
   let inFollower = 0;
@@ -142,6 +146,7 @@ async function remoteSection(
       baseMissing++;
       console.error(`[bench workbench] ${marker}: no baseline toast in window ${found.k + 1}`);
       await clickToast(page, marker, 'Allow', false);
+      await refocus?.();
       await sleep(schedule[i]);
       continue;
     }
@@ -158,6 +163,7 @@ async function remoteSection(
       const posted = await waitFor('the answer on the wire', () => postAfter(relay, click.at, pick));
       into.push(posted - click.at);
     }
+    await refocus?.();
     await sleep(schedule[i]);
   }
   return { ...s, inFollower, firstToastAt, baseMissing };
@@ -264,6 +270,9 @@ export async function workbenchBench(n: number, log: (s: string) => void): Promi
         'fountain.localAgents': [
           { name: AGENT, command: process.execPath, args: [agent, stampsFile, agentWork], runtime: 'claude' },
         ],
+        // The agent runs in the product's sandbox (a private /tmp): its bundle, stamps and work folder are in the run
+        // folder, a writable allowPaths entry.
+        'fountain.local.allowPaths': [{ pattern: `${runDir}/...`, access: 'rw' }],
       },
     });
     browser = await launchBrowser(runDir);
@@ -288,7 +297,9 @@ export async function workbenchBench(n: number, log: (s: string) => void): Promi
     );
     await focusOnly(first, second);
     await sleep(3000); // the second window reports its focus to the hub
-    const two = await remoteSection(server, relay, [first, second], 't', n);
+    // The user works in the second window: it is focused again after each request's clicks (a click in the first
+    // window, where a toast may have shown, gives that page the focus back).
+    const two = await remoteSection(server, relay, [first, second], 't', n, () => focusOnly(first, second));
     const atActivation = loadedBy(hookFile, activation.pid, activation.fountain.settledAt);
     const byFirstToast = loadedBy(hookFile, activation.pid, single.firstToastAt);
     return { activation, single, local, two, atActivation, byFirstToast, runDir };
