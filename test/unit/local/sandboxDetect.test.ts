@@ -16,7 +16,7 @@ describe('local agents: sandbox detection on the agent’s PATH', function () {
   let empty = '';
   before(function () {
     if (process.platform !== 'linux') {
-      this.skip();
+      skipOrFail(this, 'bubblewrap detection needs Linux (this is ' + process.platform + ')');
     }
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-unit-detect-'));
     empty = path.join(root, 'bin');
