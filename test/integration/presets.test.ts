@@ -10,44 +10,11 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { InboxItem } from '../../src/domain/inbox';
-import {
-  PRESET_AGENTS,
-  presetAgentMissing,
-  presetBin,
-  presetModelEnv,
-  startFakeModel,
-  type FakeModel,
-} from '../support/realAgents';
+import { PRESET_AGENTS, presetAgentMissing, type FakeModel } from '../support/realAgents';
 import { skipOrFail } from '../support/skipOrFail';
 import { sendLocalPrompt, startLocalAgent } from './gestures';
+import { b64, presetSourceEnv, startScriptedModel } from './realAgents';
 import { getApi, waitFor, stopLocalAgents, type RpcMessage } from './support';
-
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
-const unb64 = (s: string) => Buffer.from(s, 'base64url').toString('utf8');
-
-/** The file-writing tool call of each agent, for `WRITE64:<path>` in the prompt. */
-function writeCall(
-  tools: readonly string[],
-  file: string,
-): { name: string; input: Record<string, unknown> } | undefined {
-  const content = 'written by the agent\n';
-  if (tools.includes('Write')) {
-    return { name: 'Write', input: { file_path: file, content } };
-  }
-  if (tools.includes('write_file')) {
-    return { name: 'write_file', input: { file_path: file, content } };
-  }
-  if (tools.includes('write')) {
-    return { name: 'write', input: { filePath: file, content } };
-  }
-  if (tools.includes('apply_patch')) {
-    return {
-      name: 'apply_patch',
-      input: { raw: `*** Begin Patch\n*** Add File: ${file}\n+${content}*** End Patch\n` },
-    };
-  }
-  return undefined;
-}
 
 describe('every preset asks through the gate (real agents in the extension host)', function () {
   this.timeout(240_000);
@@ -59,30 +26,9 @@ describe('every preset asks through the gate (real agents in the extension host)
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-int-presets-'));
-    model = await startFakeModel({
-      deriveCommand: (text) => {
-        const m = /RUN64:([A-Za-z0-9_-]+)/.exec(text);
-        return m ? { command: unb64(m[1]), description: 'Run it' } : undefined;
-      },
-      deriveToolCall: (tools, text) => {
-        const m = /WRITE64:([A-Za-z0-9_-]+)/.exec(text);
-        return m ? writeCall(tools, unb64(m[1])) : undefined;
-      },
-    });
-    const home = path.join(root, 'home');
-    fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
+    model = await startScriptedModel();
     const api = await getApi();
-    api.local.useSourceEnv({
-      PATH: [presetBin(root), path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
-      HOME: home,
-      TMPDIR: path.join(root, 'tmp'),
-      LANG: 'C.UTF-8',
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_DATA_HOME: path.join(home, '.local', 'share'),
-      XDG_CACHE_HOME: path.join(home, '.cache'),
-      XDG_STATE_HOME: path.join(home, '.local', 'state'),
-      ...presetModelEnv(home, model.baseUrl),
-    });
+    api.local.useSourceEnv(presetSourceEnv(root, model.baseUrl));
     api.local.wire(); // the tap for the agents started from here on
   });
   after(async () => {
