@@ -107,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const local = (localAgents = new LocalAgents({
     log,
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
+    waiting: policy.waitingRequests,
     storage: context,
   }));
   subs.push(local, ...local.register(), answers.add(localSource));

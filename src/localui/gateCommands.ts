@@ -13,6 +13,7 @@ import { escapeIcons } from '../domain/inertText';
 import { LOCAL_SECTION, workspaceRoots } from '../platform/localGateSettings';
 import { isLocalSource } from '../session/localKey';
 import { answerCovered, coveredLines, dryRunLines, editRule, reviewRule, type AlwaysRequest } from '../ui/alwaysModal';
+import type { WaitingRequests } from '../ui/alwaysContext';
 import { localAlways, ruleGateOf } from './alwaysLocal';
 import { inertLine, pickText } from '../ui/display';
 import type { GateCommandId } from './commandIds';
@@ -124,6 +125,8 @@ export class GateCommands {
     private readonly log: { info(m: string): void; warn(m: string): void },
     private readonly issued: IssuedElement,
     private readonly approvals: (s: ManagedSession) => readonly ApprovalEntry[],
+    /** The history and the waiting requests a recommended pattern is checked against and may answer. */
+    private readonly waiting: WaitingRequests,
   ) {}
 
   handlers(): Record<GateCommandId, (...args: never[]) => unknown> {
@@ -274,7 +277,7 @@ export class GateCommands {
       return { kind: 'cancelled', offered: recs };
     }
     // The dry run over the history and the waiting requests it covers: shown, nothing written or sent yet.
-    const review = await reviewRule(req, rule);
+    const review = reviewRule(this.waiting, req, rule);
     const after = [...before, rule];
     const show = (v: string[]) => inertLine(JSON.stringify(v), 4000);
     const covered = coveredLines(review.covered, false);
@@ -298,7 +301,7 @@ export class GateCommands {
     }
     await config.update('allow', after, vscode.ConfigurationTarget.Global);
     this.log.info(`[${s.agentName}] added ${JSON.stringify(rule)} to the user setting fountain.local.allow`);
-    const others = ok === true ? await answerCovered(review.covered) : 0;
+    const others = ok === true ? await answerCovered(this.waiting, review.covered) : 0;
     void vscode.window.showInformationMessage(
       others > 0 ? GateStrings.addedAndAllowed(inertLine(rule, 200), others) : GateStrings.added(inertLine(rule, 200)),
     );

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { GrantChoice, PendingAsk } from '../local';
 import type { ExtraAnswerChoice } from '../ui/answerChoices';
+import type { WaitingRequests } from '../ui/alwaysContext';
 import { answerCovered, confirmAlways } from '../ui/alwaysModal';
 import { inertLine } from '../ui/display';
 import { appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
@@ -42,6 +43,7 @@ function descriptionOf(c: GrantChoice): string | undefined {
  * requests it covers (src/ui/alwaysModal.ts); nothing is written or sent before the confirmation.
  */
 async function runAlways(
+  waiting: WaitingRequests,
   local: LocalModule,
   session: ManagedSession,
   ask: PendingAsk,
@@ -50,6 +52,7 @@ async function runAlways(
 ): Promise<void> {
   const option = local.grantAnswerOption(ask.request.options);
   const decision = await confirmAlways(
+    waiting,
     localAlways(
       {
         rule: choice.pattern ?? '',
@@ -69,7 +72,7 @@ async function runAlways(
     return; // the flow already said why nothing was sent (answered elsewhere, expired, …)
   }
   await appendAllowPattern(r.pattern);
-  const others = await answerCovered(decision.alsoAnswer);
+  const others = await answerCovered(waiting, decision.alsoAnswer);
   const pattern = inertLine(r.pattern, 300);
   const open = vscode.l10n.t('Open Setting');
   const shown = await vscode.window.showInformationMessage(
@@ -90,6 +93,7 @@ async function runAlways(
 
 /** The grant choices for an open ask of `session`, as Answer… items. */
 export function grantPicks(
+  waiting: WaitingRequests,
   local: LocalModule,
   session: ManagedSession,
   ask: PendingAsk,
@@ -110,7 +114,7 @@ export function grantPicks(
           : vscode.l10n.t('Sends the agent\'s "{0}" now; this session then allows these without asking', option),
       run: async () => {
         if (choice.id === 'always') {
-          await runAlways(local, session, ask, choice, answer);
+          await runAlways(waiting, local, session, ask, choice, answer);
         } else {
           await local.applyGrantChoiceVia(session.gate, ask, choice, answer);
         }

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { LOCAL_SECTION, readLocalGateSettings, workspaceRoots } from '../platform/localGateSettings';
 import type { Inbox } from '../domain/inbox';
+import type { WaitingRequests } from '../ui/alwaysContext';
 import { LocalSource, type LocalSessionInfo } from '../session/localSource';
 import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { LocalModule } from './loader';
@@ -15,6 +16,11 @@ import { extensionStoragePaths, readSandboxRequest } from './sandboxSettings';
 export interface LocalAgentsOptions {
   readonly ask: LocalAskHandler;
   readonly log: vscode.LogOutputChannel;
+  /**
+   * The history and the waiting requests, for the "always" confirmations (a local grant, Recommend Local Allow
+   * Patterns): handed over here, never reached through a command another extension could run.
+   */
+  readonly waiting: WaitingRequests;
   /** Overrides for tests: trust, where agents' variables come from, the bundle loader, the ask timeout. */
   readonly isTrusted?: () => boolean;
   readonly sourceEnv?: LocalManagerDeps['sourceEnv'];

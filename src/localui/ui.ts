@@ -12,6 +12,8 @@ import { GateWatch } from './gateWatch';
 import { LocalSessionManager, type ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
 import type { LocalGroupExtras } from '../ui/sessionRows';
+import type { WaitingRequests } from '../ui/alwaysContext';
+import type { ExtraAnswerChoice } from '../ui/answerChoices';
 import { grantPicks } from './grantPicks';
 import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
@@ -32,18 +34,19 @@ export interface LocalUi extends vscode.Disposable {
   /** Every `fountain.local.*` command's handler. */
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
   /** The local gate's grant choices for Answer… (src/localui/grantPicks.ts). */
-  readonly grantPicks: typeof grantPicks;
+  grantPicks(...a: Parameters<typeof grantPicks> extends [unknown, ...infer R] ? R : never): ExtraAnswerChoice[];
 }
 
 export function createLocalUi(
   manager: LocalSessionManager,
   log: vscode.LogOutputChannel,
+  waiting: WaitingRequests,
   issued: IssuedElement = () => undefined,
 ): LocalUi {
   const transcripts = new TranscriptDocuments(manager);
   const commands = new LocalCommands(manager, transcripts, log);
   const watch = new GateWatch(manager, log);
-  const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s));
+  const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
   const yolo = new YoloWarning(manager);
   const unsandboxed = new SandboxStatus(manager);
   return {
@@ -55,7 +58,7 @@ export function createLocalUi(
     watch,
     treeExtras: sessionExtras,
     handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
-    grantPicks,
+    grantPicks: (...a) => grantPicks(waiting, ...a),
     dispose: () => {
       yolo.dispose();
       unsandboxed.dispose();

@@ -1,16 +1,14 @@
 /**
- * The main bundle's side of the honest "always" (src/ui/alwaysModal.ts also runs in dist/localui.js): two internal
- * commands, one handing over the approval history and the waiting requests (as plain data), one answering a waiting
- * request through the answer flow, so the inbox's guard decides ("only offered, one in flight, never twice").
+ * The main bundle's side of the honest "always" (src/ui/alwaysModal.ts also runs in dist/localui.js and
+ * dist/policyEditor.js): the approval history and the waiting requests as plain data, and answering a waiting request
+ * through the answer flow, so the inbox's guard decides ("only offered, one in flight, never twice"). The composition
+ * root hands this object to the lazily loaded bundles as a parameter. It is never a command: any extension in the
+ * host can run a command, and none may answer a request or read the history.
  */
-import * as vscode from 'vscode';
 import type { HistoryEntry, HistoryLog } from '../domain/history';
 import type { Inbox, InboxItem } from '../domain/inbox';
 import type { ToolCallLike } from '../policy';
 import type { AnswerFlow } from './answerFlow';
-
-export const ALWAYS_CONTEXT_COMMAND = 'fountain.internal.alwaysContext';
-export const ANSWER_WAITING_COMMAND = 'fountain.internal.answerWaiting';
 
 /** A waiting request as the main bundle hands it over. */
 export interface WaitingInfo {
@@ -66,17 +64,17 @@ export function waitingNow(inbox: Inbox): WaitingInfo[] {
     .map(waitingInfo);
 }
 
-export function registerAlwaysCommands(inbox: Inbox, history: HistoryLog, flow: AnswerFlow): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand(ALWAYS_CONTEXT_COMMAND, (): AlwaysContext => ({
-      history: history.entries(),
-      waiting: waitingNow(inbox),
-    })),
-    vscode.commands.registerCommand(ANSWER_WAITING_COMMAND, async (id: unknown, optionId: unknown) => {
-      if (typeof id !== 'string' || typeof optionId !== 'string') {
-        return false;
-      }
-      return (await flow.answer(id, optionId, 'details'))?.kind === 'answered';
-    }),
-  ];
+/** What an "always" confirmation reads and answers, handed from the composition root to the bundles that ask. */
+export interface WaitingRequests {
+  /** The approval history and the answerable requests now. */
+  context(): AlwaysContext;
+  /** Answers waiting request `id` with `optionId` through the answer flow; true when the runtime got it. */
+  answer(id: string, optionId: string): Promise<boolean>;
+}
+
+export function waitingRequests(inbox: Inbox, history: HistoryLog, flow: AnswerFlow): WaitingRequests {
+  return {
+    context: () => ({ history: history.entries(), waiting: waitingNow(inbox) }),
+    answer: async (id, optionId) => (await flow.answer(id, optionId, 'details'))?.kind === 'answered',
+  };
 }

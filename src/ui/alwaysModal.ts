@@ -4,12 +4,13 @@
  * each with its own allow-once option, through the inbox's guard (the answer flow). Nothing is kept and nothing is
  * sent before the confirmation; Cancel keeps nothing and sends nothing. Requests marked dangerous are never listed.
  *
- * It also runs in dist/localui.js (src/localui/grantPicks.ts, gateCommands.ts), while the history and the inbox live
- * in the main bundle: it reaches them through two internal commands that src/ui/alwaysContext.ts registers.
+ * It also runs in dist/localui.js (src/localui/grantPicks.ts, gateCommands.ts) and dist/policyEditor.js, while the
+ * history and the inbox live in the main bundle: it reaches them through the {@link WaitingRequests} the composition
+ * root hands those bundles (src/ui/alwaysContext.ts), never through a command another extension could run.
  */
 import * as vscode from 'vscode';
 import { dryRun, type DryRun, type DryRunScope, type EntryCovers } from '../domain/dryRun';
-import { ALWAYS_CONTEXT_COMMAND, ANSWER_WAITING_COMMAND, type AlwaysContext, type WaitingInfo } from './alwaysContext';
+import type { AlwaysContext, WaitingInfo, WaitingRequests } from './alwaysContext';
 import { inertLine } from './display';
 
 /** What a rule covers: past requests (the dry run) and waiting ones. */
@@ -99,24 +100,14 @@ export function coveredLines(covered: readonly WaitingInfo[], other = true): str
   return out;
 }
 
-/** The history and the waiting requests, from the main bundle. */
-export async function alwaysContext(): Promise<AlwaysContext> {
-  return (
-    (await vscode.commands.executeCommand<AlwaysContext | undefined>(ALWAYS_CONTEXT_COMMAND)) ?? {
-      history: [],
-      waiting: [],
-    }
-  );
-}
-
 /** The waiting requests a matcher covers: answerable with their own allow-once, not dangerous, not `except`. */
 export function coveredWaiting(ctx: AlwaysContext, m: RuleMatcher, except?: string): WaitingInfo[] {
   return ctx.waiting.filter((w) => w.requestId !== except && w.allowOnce !== undefined && !w.dangerous && m.waiting(w));
 }
 
 /** The dry run and the covered waiting requests of `rule`. */
-export async function reviewRule(req: AlwaysRequest, rule: string): Promise<AlwaysReview> {
-  const ctx = await alwaysContext();
+export function reviewRule(waiting: WaitingRequests, req: AlwaysRequest, rule: string): AlwaysReview {
+  const ctx = waiting.context();
   const m = req.matcher(rule);
   const c = req.check(rule);
   return {
@@ -163,12 +154,12 @@ export function reviewDetail(req: AlwaysRequest, rule: string, review: AlwaysRev
 }
 
 /** Asks for the rule (editable), then shows what it means and asks for the one confirmation. */
-export async function confirmAlways(req: AlwaysRequest): Promise<AlwaysDecision> {
+export async function confirmAlways(waiting: WaitingRequests, req: AlwaysRequest): Promise<AlwaysDecision> {
   const stored = await editRule(req);
   if (stored === undefined) {
     return { kind: 'cancel' };
   }
-  const review = await reviewRule(req, stored);
+  const review = reviewRule(waiting, req, stored);
   const keep = vscode.l10n.t('Keep Rule and Allow');
   const keepAll = vscode.l10n.t('Keep Rule, Allow This and {0} Waiting', review.covered.length);
   const buttons = review.covered.length > 0 ? [keepAll, keep] : [keep];
@@ -184,10 +175,10 @@ export async function confirmAlways(req: AlwaysRequest): Promise<AlwaysDecision>
 }
 
 /** Answers each covered request with its own allow-once option, through the inbox's guard; how many took. */
-export async function answerCovered(list: readonly WaitingInfo[]): Promise<number> {
+export async function answerCovered(waiting: WaitingRequests, list: readonly WaitingInfo[]): Promise<number> {
   let n = 0;
   for (const w of list) {
-    if (w.allowOnce && (await vscode.commands.executeCommand(ANSWER_WAITING_COMMAND, w.id, w.allowOnce.optionId))) {
+    if (w.allowOnce && (await waiting.answer(w.id, w.allowOnce.optionId))) {
       n++;
     }
   }

@@ -19,6 +19,7 @@ import {
 } from '../policy';
 import type { FountainHttpError } from '../protocol/apiClient';
 import { inertLine } from './display';
+import type { WaitingRequests } from './alwaysContext';
 import { answerCovered } from './alwaysModal';
 import { reviewPolicyChange } from './policyDryRun';
 import { PolicyEditorStrings } from './policyEditorStrings';
@@ -56,6 +57,8 @@ export class PolicyEditor {
     private readonly provenance: ProvenanceService,
     private readonly inbox: Inbox,
     private readonly history: HistoryLog,
+    /** Answers the waiting requests a confirmed change covers (the composition root's, never a command). */
+    private readonly waiting: WaitingRequests,
     private readonly log: Logger,
     /** The class AgentApi's HTTP failures are made with (the main bundle's, not a copy in this one). */
     private readonly httpError: typeof FountainHttpError,
@@ -193,7 +196,7 @@ export class PolicyEditor {
       const saved = await this.api.patchPolicy(server, agent.id, valid.policy);
       this.provenance.cache.set(server, saved);
       // Only after the server took the change: each covered request gets its own allow-once, through the guard.
-      const answered = ok === true ? await answerCovered(review.covered) : 0;
+      const answered = ok === true ? await answerCovered(this.waiting, review.covered) : 0;
       prompts.showInfo(
         answered > 0
           ? PolicyEditorStrings.appliedAndAllowed(agentLabel, answered)

@@ -9,6 +9,7 @@ import type { HistoryLog } from '../domain/history';
 import type { Inbox } from '../domain/inbox';
 import type { Recommendation } from '../domain/recommendations';
 import type { AgentApi } from '../platform/agentApi';
+import type { WaitingRequests } from './alwaysContext';
 import type { Logger } from '../platform/log';
 import { TOOL_KINDS } from '../policy/verdicts';
 import { FountainHttpError } from '../protocol/apiClient';
@@ -39,6 +40,7 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
       readonly provenance: ProvenanceService;
       readonly inbox: Inbox;
       readonly history: HistoryLog;
+      readonly waiting: WaitingRequests;
       readonly log: Logger;
     },
   ) {
@@ -68,13 +70,14 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
 
   private load(): PolicyEditor {
     if (!this.editor) {
-      const { api, provenance, inbox, history, log } = this.deps;
+      const { api, provenance, inbox, history, waiting, log } = this.deps;
       // The HTTP error class is this bundle's: the editor recognises the server's 422 by it.
       this.editor = new (policyEditorBundle.load().PolicyEditor)(
         api,
         provenance,
         inbox,
         history,
+        waiting,
         log,
         FountainHttpError,
       );

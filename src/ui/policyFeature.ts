@@ -10,7 +10,7 @@ import type { Logger } from '../platform/log';
 import type { ApiKeyStore } from '../platform/secrets';
 import type { AnswerFlow, AnsweredEvent } from './answerFlow';
 import type { RequestDetailsView } from './details';
-import { registerAlwaysCommands } from './alwaysContext';
+import { waitingRequests, type WaitingRequests } from './alwaysContext';
 import { LazyEvidence } from './lazyEvidence';
 import { HistoryTree, historyEntryOf, historySettings } from './historyView';
 import type { PendingTree } from './pendingTree';
@@ -30,6 +30,8 @@ export class PolicyFeature implements vscode.Disposable {
   readonly history: HistoryLog;
   readonly historyTree: HistoryTree;
   readonly editor: PolicyEditorCommands;
+  /** The history and the waiting requests, for the "always" confirmations of the lazily loaded bundles. */
+  readonly waitingRequests: WaitingRequests;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(deps: {
@@ -51,7 +53,15 @@ export class PolicyFeature implements vscode.Disposable {
     });
     void this.history.load();
     this.historyTree = new HistoryTree(this.history, this.provenance);
-    this.editor = new PolicyEditorCommands({ api, provenance: this.provenance, inbox, history: this.history, log });
+    this.waitingRequests = waitingRequests(inbox, this.history, deps.flow);
+    this.editor = new PolicyEditorCommands({
+      api,
+      provenance: this.provenance,
+      inbox,
+      history: this.history,
+      waiting: this.waitingRequests,
+      log,
+    });
     deps.tree.showProvenance(this.provenance);
     deps.details.showProvenance(this.provenance);
     // Evidence before the click: the sandbox's (or disk's) current file and the agent's changes, read lazily
@@ -63,7 +73,6 @@ export class PolicyFeature implements vscode.Disposable {
       this.historyTree,
       this.editor,
       evidence,
-      ...registerAlwaysCommands(inbox, this.history, deps.flow),
       { dispose: () => this.history.dispose() },
       deps.flow.onDidAnswer((e) => this.record(e, inbox)),
       ...this.editor.register({ tree: deps.tree, historyTree: this.historyTree }),

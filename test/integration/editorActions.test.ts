@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
-import { getApi, harnessServer, openIn, waitFor } from './support';
+import { EXTENSION_ID, getApi, harnessServer, openIn, waitFor } from './support';
 import { TestServer } from '../support/serverClient';
 import { skipOrFail } from '../support/skipOrFail';
 
@@ -136,5 +136,39 @@ describe("editor title answers act on that editor's request only", function () {
     await vscode.commands.executeCommand('fountain.editor.allowOnce', input.original);
     assert.deepEqual(await answered(server, id), [{ option_id: 'reject' }], 'answered once');
     assert.equal(fs.readFileSync(path.join(cwd, 'diff-notes.txt'), 'utf8'), 'the old text\n');
+  });
+
+  it('no command answers a waiting request or hands out the history: the "always" confirmations get them as parameters', async () => {
+    const id = await server.startConversation('claude', 'run: touch internal-answer.txt');
+    const item = await waitFor('the request', () => openIn(api.items(), id)[0]);
+    const allow = item.request.options.find((o) => o.kind === 'allow_once');
+    assert.ok(allow, 'claude offers an allow_once');
+    // The commands another extension could once run to answer a request and read the history (stop 24's defect).
+    for (const [command, args] of [
+      ['fountain.internal.answerWaiting', [item.id, allow.optionId]],
+      ['fountain.internal.alwaysContext', []],
+    ] as const) {
+      await assert.rejects(
+        Promise.resolve(vscode.commands.executeCommand(command, ...args)),
+        /not found/,
+        `${command} is not a command`,
+      );
+    }
+    // Every fountain command registered is one package.json contributes, so none is hidden from the user's view.
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'package.json'), 'utf8'),
+    ) as { contributes: { commands: { command: string }[]; views: Record<string, { id: string }[]> } };
+    const contributed = new Set(pkg.contributes.commands.map((c) => c.command));
+    // VS Code's own commands for each view (`<view>.focus`, …) are the workbench's, not ours.
+    const views = Object.values(pkg.contributes.views).flatMap((v) => v.map((x) => `${x.id}.`));
+    const hidden = (await vscode.commands.getCommands(true)).filter(
+      (c) =>
+        c.startsWith('fountain.') &&
+        !contributed.has(c) &&
+        !views.some((v) => c.startsWith(v) && !c.slice(v.length).includes('.')),
+    );
+    assert.deepEqual(hidden, [], 'every registered fountain.* command is a contributed one');
+    assert.deepEqual(await answered(server, id), [], 'nothing was sent for the waiting request');
+    assert.ok(api.items().find((i) => i.id === item.id)?.answerable, 'the request still waits, answerable');
   });
 });
