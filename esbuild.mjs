@@ -1,6 +1,6 @@
 // Bundles the extension (src/extension.ts -> dist/extension.js; src/local -> dist/local.js, loaded only when the first
-// local agent starts, see src/localui/loader.ts; src/ui/policyEditor.ts -> dist/policyEditor.js, loaded on the first
-// policy edit, see src/ui/policyEditorCommands.ts; src/ui/detailsDocument.ts -> dist/details.js, loaded when request
+// local agent starts, see src/ui/local/loader.ts; src/ui/policy/policyEditor.ts -> dist/policyEditor.js, loaded on the first
+// policy edit, see src/ui/policy/policyEditorCommands.ts; src/ui/details/detailsDocument.ts -> dist/details.js, loaded when request
 // details are first shown) and, with --tests, the extension-host test files
 // (test/integration/**/*.ts -> out/test/integration/). tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
@@ -45,31 +45,31 @@ const options = tests
       // The test-mode API is its own file (required only in ExtensionMode.Test; left out of the .vsix); local agents
       // (src/local, with the ACP SDK) are their own file too, loaded on the first Start Local Agent, and so is the
       // confusables table (src/domain/confusables.ts), loaded on the first option-name comparison, the agent-policy
-      // editor, loaded on its first command (src/ui/policyEditorCommands.ts), and the request details document's
-      // renderer, loaded when details are first shown (src/ui/details.ts), and the tree's actions after a user action
-      // (Allow Selected… / Reject Selected…, Retry, the selection after an answer: src/ui/treeActions.ts).
+      // editor, loaded on its first command (src/ui/policy/policyEditorCommands.ts), and the request details document's
+      // renderer, loaded when details are first shown (src/ui/details/details.ts), and the tree's actions after a user action
+      // (Allow Selected… / Reject Selected…, Retry, the selection after an answer: src/ui/tree/treeActions.ts).
       entryPoints: {
         extension: 'src/extension.ts',
         testApi: 'src/testApi.ts',
         local: 'src/local/index.ts',
-        localui: 'src/localui/ui.ts',
+        localui: 'src/ui/local/ui.ts',
         confusables: 'src/domain/confusables.ts',
-        policyEditor: 'src/ui/policyEditor.ts',
-        details: 'src/ui/detailsDocument.ts',
-        // Sign In / Sign Out flows, loaded on their first use (src/ui/authCommands.ts)
-        auth: 'src/ui/signInFlow.ts',
-        // the History view's rows and recommendation texts, loaded when the view first shows (src/ui/historyView.ts)
-        history: 'src/ui/historyTree.ts',
-        // Reject with Reason… and the plan document's text, loaded on first use (src/ui/rejectWithReasonEntry.ts)
-        steer: 'src/ui/rejectWithReason.ts',
-        // The danger mark's denylist check and modal (src/ui/danger.ts), loaded when the first request arrives.
-        danger: 'src/ui/dangerModal.ts',
+        policyEditor: 'src/ui/policy/policyEditor.ts',
+        details: 'src/ui/details/detailsDocument.ts',
+        // Sign In / Sign Out flows, loaded on their first use (src/ui/auth/authCommands.ts)
+        auth: 'src/ui/auth/signInFlow.ts',
+        // the History view's rows and recommendation texts, loaded when the view first shows (src/ui/history/historyView.ts)
+        history: 'src/ui/history/historyTree.ts',
+        // Reject with Reason… and the plan document's text, loaded on first use (src/ui/steer/rejectWithReasonEntry.ts)
+        steer: 'src/ui/steer/rejectWithReason.ts',
+        // The danger mark's denylist check and modal (src/ui/danger/danger.ts), loaded when the first request arrives.
+        danger: 'src/ui/danger/dangerModal.ts',
         // the window hub (src/hub) and the stream sharing, required at activation (src/platform/windows.ts)
         hub: 'src/session/windowSync.ts',
-        treeActions: 'src/ui/treeActions.ts',
-        // the evidence before the click (src/ui/evidence.ts, evidenceAccess.ts), loaded by src/ui/lazyEvidence.ts
+        treeActions: 'src/ui/tree/treeActions.ts',
+        // the evidence before the click (src/ui/evidence/evidence.ts, evidenceAccess.ts), loaded by src/ui/evidence/lazyEvidence.ts
         // when a request's details, Open Diff or Show Agent's Changes So Far first need it
-        evidence: 'src/ui/sandboxEvidenceBundle.ts',
+        evidence: 'src/ui/evidence/sandboxEvidenceBundle.ts',
       },
       outdir: 'dist',
       bundle: true,

@@ -10,24 +10,24 @@ import { ConnectionManager } from './platform/connection';
 import { GlobalStateCursorStore } from './platform/cursorStore';
 import { joinWindows, sharedCursors } from './platform/windows';
 import { createLogChannel } from './platform/log';
-import { LocalAgents } from './localui/feature';
-import type { ManagedSession } from './localui/manager';
+import { LocalAgents } from './ui/local/feature';
+import type { ManagedSession } from './ui/local/manager';
 import { ApiKeyStore } from './platform/secrets';
-import { AnswerFlow } from './ui/answerFlow';
-import type { ExtraAnswerChoices } from './ui/answerChoices';
-import { signIn, signOut } from './ui/authCommands';
-import { FountainAuthProvider } from './ui/authProvider';
-import { RequestCommands } from './ui/commands';
-import { ConnectionStatus } from './ui/connectionStatus';
-import { dangerCheck } from './ui/danger';
-import { RequestDetailsView, detailsBundle } from './ui/details';
-import { registerEditorActions } from './ui/editorTitle';
-import { FocusReminder } from './ui/focusReminder';
-import { Notifier } from './ui/notifier';
-import { PendingTree } from './ui/pendingTree';
-import { PolicyFeature } from './ui/policyFeature';
-import { Steer } from './ui/rejectWithReasonEntry';
-import { policyEditorBundle } from './ui/policyEditorCommands';
+import { AnswerFlow } from './ui/answer/answerFlow';
+import type { ExtraAnswerChoices } from './ui/answer/answerChoices';
+import { signIn, signOut } from './ui/auth/authCommands';
+import { FountainAuthProvider } from './ui/auth/authProvider';
+import { RequestCommands } from './ui/answer/requestCommands';
+import { ConnectionStatus } from './ui/status/connectionStatus';
+import { dangerCheck } from './ui/danger/danger';
+import { RequestDetailsView, detailsBundle } from './ui/details/details';
+import { registerEditorActions } from './ui/details/editorTitle';
+import { FocusReminder } from './ui/toast/focusReminder';
+import { Notifier } from './ui/toast/notifier';
+import { PendingTree } from './ui/tree/pendingTree';
+import { PolicyFeature } from './ui/policy/policyFeature';
+import { Steer } from './ui/steer/rejectWithReasonEntry';
+import { policyEditorBundle } from './ui/policy/policyEditorCommands';
 import type { TestApi } from './testApi';
 
 export type { TestApi };
@@ -138,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     },
   };
   commands.useExtras(extras);
-  // Reject with Reason…: the reject through the flow, then the reason as the next prompt (src/ui/rejectWithReason.ts).
+  // Reject with Reason…: the reject through the flow, then the reason as the next prompt (src/ui/steer/rejectWithReason.ts).
   const steer = new Steer({
     inbox,
     flow,

@@ -3,20 +3,20 @@ import type { HistoryEntry } from './domain/history';
 import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
-import { agentChoices } from './localui/agentPicker';
-import type { LocalAgents } from './localui/feature';
+import { agentChoices } from './ui/local/agentPicker';
+import type { LocalAgents } from './ui/local/feature';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
-import type { AnswerFlow } from './ui/answerFlow';
-import type { RequestDetailsView } from './ui/details';
-import type { PendingTree } from './ui/pendingTree';
-import type { EditRequest, EditResult, PolicyPrompts } from './ui/policyEditor';
-import type { PolicyFeature } from './ui/policyFeature';
+import type { AnswerFlow } from './ui/answer/answerFlow';
+import type { RequestDetailsView } from './ui/details/details';
+import type { PendingTree } from './ui/tree/pendingTree';
+import type { EditRequest, EditResult, PolicyPrompts } from './ui/policy/policyEditor';
+import type { PolicyFeature } from './ui/policy/policyFeature';
 import type { GateMode, Grant } from './local';
 import type { ApprovalEntry } from './policy';
-import type { GatePrompts, ModeResult, RecommendResult } from './localui/gateCommands';
-import type { ShownGesture } from './localui/gestures';
+import type { GatePrompts, ModeResult, RecommendResult } from './ui/local/gateCommands';
+import type { ShownGesture } from './ui/local/gestures';
 
 /** What activate() returns in test mode only: read-only views plus the hooks integration tests need. */
 export interface TestApi {
@@ -77,7 +77,7 @@ export interface LocalTestApi {
   readonly choices: () => Promise<{ id: string; name: string; missing?: string; asking?: string }[]>;
   /**
    * The gesture prompt on screen (Start's confirmation, the mode pick, Send Prompt's input box), and how many were
-   * shown: tests answer the real prompt with the workbench's commands (src/localui/gestures.ts). None before the
+   * shown: tests answer the real prompt with the workbench's commands (src/ui/local/gestures.ts). None before the
    * local agents' UI is loaded.
    */
   readonly gesture: () => ShownGesture | undefined;

@@ -1,6 +1,6 @@
 /**
  * The one answer path: the inbox's guard, then the source's sender, then the inbox records the result. Every
- * caller (the toast/tree/keyboard flow in src/ui/answerFlow.ts, the conformance runner) answers through
+ * caller (the toast/tree/keyboard flow in src/ui/answer/answerFlow.ts, the conformance runner) answers through
  * `answerThroughInbox`, so "only an offered option", "one answer in flight" and "never after a final result" are
  * decided by the inbox alone; a sender only delivers.
  */

@@ -2,7 +2,7 @@
  * "Allow Selected…" / "Reject Selected…": what a batch over the selected requests would send, decided before the
  * user confirms it. Each request gets its own offered option (the first `allow_once`, never an "always" allow; or the
  * inline reject option), exactly as its own inline action would; a request without one, or no longer answerable, is
- * listed as skipped. Pure: the VS Code part (the modal, then one AnswerFlow answer per entry) is src/ui/batch.ts.
+ * listed as skipped. Pure: the VS Code part (the modal, then one AnswerFlow answer per entry) is src/ui/tree/batch.ts.
  */
 import type { InboxItem } from './inboxTypes';
 import type { PermissionOption } from './model';

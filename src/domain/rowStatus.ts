@@ -1,5 +1,5 @@
 /**
- * What a request's row in the Pending Approvals tree says about its state, as data (src/ui/rowText.ts puts it in
+ * What a request's row in the Pending Approvals tree says about its state, as data (src/ui/tree/rowText.ts puts it in
  * words): the countdown while it waits; which option won (its name as the runtime offered it) and how long ago when it
  * was answered elsewhere; for a request the server left open (busy, out of credits, suspended, not ready) why, its
  * countdown still running, and when the same answer may be sent again (after the server's Retry-After, if given).

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
 import { isLocalSource } from '../session/localSource';
 import type { SharedCursorStore, WindowSync } from '../session/windowSync';
-import { confirmHubDangerModal } from '../ui/danger';
+import { confirmHubDangerModal } from '../ui/danger/danger';
 import { lazyBundle } from '../ui/lazyBundle';
 import type { ConnectionManager } from './connection';
 import type { CursorStore } from '../protocol/cursorStore';

@@ -3,7 +3,7 @@
  * (source id `local:<session id>`, never a Fountain URL); each ask its policy sends to the user becomes a
  * `requestOpened` fact, and how the ask closed becomes a `requestResolved` fact. Its AnswerSender delivers one answer
  * by `ask.answer(optionId)` only: the inbox alone guards answers, and nothing here answers on its own.
- * No vscode here: the composition root feeds it the sessions (src/localui) and their asks.
+ * No vscode here: the composition root feeds it the sessions (src/ui/local) and their asks.
  */
 import { BoundedMap } from '../domain/boundedMap';
 import type { Inbox } from '../domain/inbox';
@@ -23,7 +23,7 @@ import { DiffContentSchema, LocationSchema, TextContentSchema } from '../protoco
 import type { AnswerSource } from './answerRouter';
 import { isLocalSource, localSourceId } from './localKey';
 
-/** What the source needs to know of one local session (src/localui's ManagedSession has it). */
+/** What the source needs to know of one local session (src/ui/local's ManagedSession has it). */
 export interface LocalSessionInfo {
   /** Stable across Restart: the row of the tree. */
   readonly id: string;

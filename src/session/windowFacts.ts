@@ -21,7 +21,7 @@ export const REFUSALS = new Set<unknown>(['unknown', 'notOffered', 'busyAnswerin
 /** The leader's refusal of a dangerous allow whose danger modal was not confirmed in the leader's window. */
 export const NOT_CONFIRMED = 'notConfirmed';
 
-/** Rejecting never asks; every other kind (allow_once, allow_always, or one we do not know) does (src/ui/danger.ts). */
+/** Rejecting never asks; every other kind (allow_once, allow_always, or one we do not know) does (src/ui/danger/danger.ts). */
 export function allowNeedsConfirmation(option: PermissionOption): boolean {
   return option.kind !== 'reject_once' && option.kind !== 'reject_always';
 }

@@ -1,7 +1,7 @@
 /**
  * Child process (node --expose-gc): heap growth for 10,000 open requests held where the extension holds them. `whole`:
  * every permission frame through the protocol tracker (src/protocol/requestAssembler.ts) into a real Inbox (with the
- * danger mark's denylist check, src/ui/danger.ts) and the Pending Approvals provider (src/ui/pendingTree.ts, with the
+ * danger mark's denylist check, src/ui/danger/danger.ts) and the Pending Approvals provider (src/ui/tree/pendingTree.ts, with the
  * stand-in `vscode` of ./standInVscode.ts), then one full render of the tree (the provider keeps one element per row).
  * `baseline`: the least a client keeps, each frame's parsed JSON-RPC message in an array. Code is loaded and warmed
  * up on one request before the first measurement, so only what the objects hold is counted. Prints one JSON line.
@@ -15,8 +15,8 @@ const { nullLogger } = require('../../src/protocol/env') as typeof import('../..
 const { RequestAssembler } =
   require('../../src/protocol/requestAssembler') as typeof import('../../src/protocol/requestAssembler');
 const { Inbox } = require('../../src/domain/inbox') as typeof import('../../src/domain/inbox');
-const { dangerCheck } = require('../../src/ui/danger') as typeof import('../../src/ui/danger');
-const { PendingTree } = require('../../src/ui/pendingTree') as typeof import('../../src/ui/pendingTree');
+const { dangerCheck } = require('../../src/ui/danger/danger') as typeof import('../../src/ui/danger/danger');
+const { PendingTree } = require('../../src/ui/tree/pendingTree') as typeof import('../../src/ui/tree/pendingTree');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const OPEN = 10_000;

@@ -239,7 +239,7 @@ async function nodeRows(): Promise<Row[]> {
       'reported',
     ],
     [
-      `tree render through the real provider (src/ui/pendingTree.ts), one cold render, ${n(provider.rows)} rows`,
+      `tree render through the real provider (src/ui/tree/pendingTree.ts), one cold render, ${n(provider.rows)} rows`,
       `${n(provider.ms)} ms`,
     ],
     [

@@ -118,8 +118,8 @@ const stub: Record<string, unknown> = {
 
 /** Lazily loaded bundles and their sources (run from the sources with tsx); a bundled child includes them. */
 const LAZY_SOURCES: Record<string, string> = {
-  'details.js': '../../src/ui/detailsDocument.ts',
-  'danger.js': '../../src/ui/dangerModal.ts',
+  'details.js': '../../src/ui/details/detailsDocument.ts',
+  'danger.js': '../../src/ui/danger/dangerModal.ts',
 };
 
 /** Puts the stand-in in place; call before requiring any src/ui module. */

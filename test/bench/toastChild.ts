@@ -48,7 +48,7 @@ const realResolve = mod._resolveFilename;
 // Lazily loaded bundles (src/ui/lazyBundle.ts) are files beside dist/extension.js; run from the sources, each maps to
 // its esbuild entry (esbuild.mjs), e.g. the reach sentences of the toast come from dist/details.js.
 const LAZY_ENTRIES: Record<string, string> = {
-  'details.js': require.resolve('../../src/ui/detailsDocument.ts'),
+  'details.js': require.resolve('../../src/ui/details/detailsDocument.ts'),
 };
 mod._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
   if (request === 'vscode') {
@@ -65,9 +65,9 @@ const { Emitter } = require('../../src/domain/events') as typeof import('../../s
 const { keyId } = require('../../src/domain/model') as typeof import('../../src/domain/model');
 const { InboxNotifier, NotificationPolicy } =
   require('../../src/domain/notificationPolicy') as typeof import('../../src/domain/notificationPolicy');
-const { Notifier } = require('../../src/ui/notifier') as typeof import('../../src/ui/notifier');
+const { Notifier } = require('../../src/ui/toast/notifier') as typeof import('../../src/ui/toast/notifier');
 const { ProvenanceService } =
-  require('../../src/ui/provenanceService') as typeof import('../../src/ui/provenanceService');
+  require('../../src/ui/policy/provenanceService') as typeof import('../../src/ui/policy/provenanceService');
 const { OldInboxNotifier, OldNotificationPolicy } = require('./oldToastPolicy') as typeof import('./oldToastPolicy');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -1,6 +1,6 @@
 /**
  * The tree row through the real provider, in a fresh process (so its code is cold, as in a new window): the
- * PendingTree of src/ui/pendingTree.ts over a real Inbox with 10,000 requests in 1,000 conversations, then one render
+ * PendingTree of src/ui/tree/pendingTree.ts over a real Inbox with 10,000 requests in 1,000 conversations, then one render
  * as VS Code asks for it (the root's children; every conversation's tree item and children; every request's tree
  * item), timed once; a second render after a change is reported beside it. VS Code's own part (IPC of the items to the workbench, drawing) is not counted: the stand-in
  * `vscode` module (./standInVscode.ts) builds plain objects. Prints one JSON line.
@@ -11,7 +11,7 @@ import { installStandInVscode } from './standInVscode';
 installStandInVscode();
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded after the stand-in `vscode` is in place */
 const { Inbox } = require('../../src/domain/inbox') as typeof import('../../src/domain/inbox');
-const { PendingTree } = require('../../src/ui/pendingTree') as typeof import('../../src/ui/pendingTree');
+const { PendingTree } = require('../../src/ui/tree/pendingTree') as typeof import('../../src/ui/tree/pendingTree');
 const { filledInbox, NOW } = require('./tree') as typeof import('./tree');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

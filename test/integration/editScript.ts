@@ -1,7 +1,7 @@
 /** Scripted answers for the agent-policy editor: the same edit flow as the commands, with no widgets. */
 import type { Verdict } from '../../src/policy';
 import type { TestApi } from '../../src/testApi';
-import type { EditResult, PolicyPrompts } from '../../src/ui/policyEditor';
+import type { EditResult, PolicyPrompts } from '../../src/ui/policy/policyEditor';
 
 /** A scripted walk through the edit flow. */
 export interface EditScript {

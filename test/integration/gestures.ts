@@ -1,11 +1,11 @@
 /**
- * Answers the real gesture prompt of a local command (src/localui/gestures.ts) the way the user does: it runs the
+ * Answers the real gesture prompt of a local command (src/ui/local/gestures.ts) the way the user does: it runs the
  * command, waits until its prompt (Start's confirmation, the mode pick, Send Prompt's input box) is on screen with the
  * expected item active, then presses Enter (workbench.action.acceptSelectedQuickOpenItem) or Escape
  * (workbench.action.closeQuickOpen) through the workbench's own commands.
  */
 import * as vscode from 'vscode';
-import type { ShownGesture } from '../../src/localui/gestures';
+import type { ShownGesture } from '../../src/ui/local/gestures';
 import { getApi, waitFor } from './support';
 
 export interface GestureAnswer<T> {

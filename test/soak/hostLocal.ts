@@ -28,7 +28,7 @@ async function until<T>(what: string, f: () => T | undefined | false, ms = 60_00
   }
 }
 
-/** Runs `run` and answers its gesture prompt with Enter once it is on screen (src/localui/gestures.ts). */
+/** Runs `run` and answers its gesture prompt with Enter once it is on screen (src/ui/local/gestures.ts). */
 async function withEnter<T>(api: TestApi, kind: GestureKind, run: () => Thenable<T>): Promise<T> {
   const before = api.local.gestureCount();
   let settled = false;

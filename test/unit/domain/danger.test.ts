@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { dangerOf, type DangerCheck } from '../../../src/domain/danger';
 import { Inbox } from '../../../src/domain/inbox';
 import { remoteDanger } from '../../../src/policy';
-import { dangerCheck, needsConfirmation } from '../../../src/ui/danger';
+import { dangerCheck, needsConfirmation } from '../../../src/ui/danger/danger';
 import { FakeClock, key, opened, request } from './builders';
 
 function setup(check: DangerCheck | null = remoteDanger) {

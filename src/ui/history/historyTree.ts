@@ -1,0 +1,190 @@
+/**
+ * The History view's rows (issue 6): recommendations (a risky one only opens its "review" action after the user
+ * expands its warning), then every recorded answer, newest first. Agent text is rendered inert; tooltips are plain
+ * text. Built as dist/history.js and loaded when the view first asks for rows or a recommendation is needed
+ * (src/ui/history/historyView.ts holds the view itself), so dist/extension.js does not carry it.
+ */
+import * as vscode from 'vscode';
+import type { HistoryEntry, HistoryLog } from '../../domain/history';
+import { recommend, type Recommendation } from '../../domain/recommendations';
+import { verdictOf } from '../../policy/verdicts';
+import { Disposable } from '../../util/lifecycle';
+import { inertBlock, inertLabel, inertLine } from '../display';
+import { HistoryViewStrings } from './historyStrings';
+import type { ProvenanceService } from '../policy/provenanceService';
+import { PolicyStrings } from '../strings';
+import { Time } from '../time';
+
+export type HistoryElement =
+  | { readonly kind: 'group'; readonly group: 'recommendations' | 'answers' }
+  | { readonly kind: 'recommendation'; readonly rec: Recommendation }
+  | { readonly kind: 'warning'; readonly rec: Recommendation }
+  | { readonly kind: 'proceed'; readonly rec: Recommendation }
+  | { readonly kind: 'entry'; readonly entry: HistoryEntry; readonly index: number };
+
+/**
+ * The "History" view: recommendations (a risky one only opens its "review" action after the user expands its
+ * warning), then every recorded answer, newest first. Agent text is rendered inert; tooltips are plain text.
+ */
+export class HistoryTreeImpl extends Disposable {
+  private readonly _issued = new WeakSet<object>();
+
+  constructor(
+    private readonly history: HistoryLog,
+    private readonly provenance: ProvenanceService,
+    private readonly settings: { readonly minAnswers: number; readonly minConversations: number },
+  ) {
+    super();
+  }
+
+  /** The current recommendations, skipping what the cached agent policy already says. */
+  recommendations(): Recommendation[] {
+    return recommend(
+      this.history.entries(),
+      { minAnswers: this.settings.minAnswers, minConversations: this.settings.minConversations },
+      (server, agentId, kind) => {
+        const s = this.provenance.cache.get(server, agentId);
+        return s?.kind === 'known' ? verdictOf(s.agent.policy, { kind }).verdict : undefined;
+      },
+    );
+  }
+
+  /** True for a recommendation element this view created (commands refuse anything else). */
+  isIssued(arg: unknown): arg is HistoryElement {
+    return typeof arg === 'object' && arg !== null && this._issued.has(arg);
+  }
+
+  private issue<T extends HistoryElement>(e: T): T {
+    this._issued.add(e);
+    return e;
+  }
+
+  getChildren(element?: HistoryElement): HistoryElement[] {
+    if (!element) {
+      const groups: HistoryElement[] = [];
+      if (this.recommendations().length) {
+        groups.push(this.issue({ kind: 'group', group: 'recommendations' }));
+      }
+      // No answers and nothing to suggest: no rows, so VS Code shows the view's welcome content.
+      if (groups.length || this.history.entries().length) {
+        groups.push(this.issue({ kind: 'group', group: 'answers' }));
+      }
+      return groups;
+    }
+    if (element.kind === 'group') {
+      return element.group === 'recommendations'
+        ? this.recommendations().map((rec) => this.issue({ kind: 'recommendation', rec }))
+        : this.history.entries().map((entry, index) => this.issue({ kind: 'entry', entry, index }));
+    }
+    if (element.kind === 'recommendation' && element.rec.risky) {
+      return [this.issue({ kind: 'warning', rec: element.rec }), this.issue({ kind: 'proceed', rec: element.rec })];
+    }
+    return [];
+  }
+
+  getTreeItem(element: HistoryElement): vscode.TreeItem {
+    switch (element.kind) {
+      case 'group': {
+        const n = element.group === 'recommendations' ? this.recommendations().length : this.history.entries().length;
+        const t = new vscode.TreeItem(
+          element.group === 'recommendations'
+            ? HistoryViewStrings.recommendationsGroup(n)
+            : HistoryViewStrings.historyGroup(n),
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
+        t.id = `group:${element.group}`;
+        return t;
+      }
+      case 'recommendation': {
+        const r = element.rec;
+        const t = new vscode.TreeItem(
+          recommendationLabel(r),
+          r.risky ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        t.description = r.risky ? HistoryViewStrings.riskyLabel : recommendationEvidence(r);
+        t.tooltip = `${recommendationLabel(r)}\n${recommendationEvidence(r)}`;
+        t.iconPath = new vscode.ThemeIcon(r.risky ? 'warning' : 'lightbulb');
+        t.contextValue = r.risky ? 'fountainRecommendation;risky;' : 'fountainRecommendation;';
+        if (!r.risky) {
+          t.command = {
+            command: 'fountain.policy.applyRecommendation',
+            title: HistoryViewStrings.riskyProceed,
+            arguments: [element],
+          };
+        }
+        return t;
+      }
+      case 'warning': {
+        const t = new vscode.TreeItem(PolicyStrings.riskTitle(inertLine(element.rec.kind)));
+        t.description = PolicyStrings.riskDetail(element.rec.kind);
+        t.tooltip = PolicyStrings.riskDetail(element.rec.kind);
+        t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+        return t;
+      }
+      case 'proceed': {
+        const t = new vscode.TreeItem(HistoryViewStrings.riskyProceed);
+        t.iconPath = new vscode.ThemeIcon('arrow-right');
+        t.command = {
+          command: 'fountain.policy.applyRecommendation',
+          title: HistoryViewStrings.riskyProceed,
+          arguments: [element],
+        };
+        return t;
+      }
+      case 'entry': {
+        const e = element.entry;
+        const label = e.label !== undefined ? inertLabel(e.label, 80).text : (e.kind ?? HistoryViewStrings.labelHidden);
+        const t = new vscode.TreeItem(label);
+        t.description = [
+          e.kind && inertLine(e.kind),
+          inertLine(e.optionId),
+          HistoryViewStrings.outcome(e.outcome),
+          e.reason !== undefined && HistoryViewStrings.withReason,
+          Time.dateTime(e.at),
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        t.tooltip = entryTooltip(e);
+        t.iconPath = new vscode.ThemeIcon(
+          e.outcome === 'answered' ? (e.optionKind?.startsWith('reject') ? 'close' : 'check') : 'circle-slash',
+        );
+        t.contextValue = 'fountainHistoryEntry;';
+        return t;
+      }
+    }
+  }
+}
+
+export function recommendationLabel(r: Recommendation): string {
+  const agent = inertLine(r.agentName ?? r.agentId);
+  const kind = inertLine(r.kind);
+  return r.verdict === 'auto_allow' ? HistoryViewStrings.allow(kind, agent) : HistoryViewStrings.deny(kind, agent);
+}
+
+export function recommendationEvidence(r: Recommendation): string {
+  return r.verdict === 'auto_allow'
+    ? HistoryViewStrings.evidenceAllow(r.count, r.conversations)
+    : HistoryViewStrings.evidenceDeny(r.count, r.conversations);
+}
+
+function entryTooltip(e: HistoryEntry): string {
+  const lines = [e.label !== undefined ? inertBlock(e.label) : HistoryViewStrings.labelHidden, ''];
+  lines.push(HistoryViewStrings.at(Time.dateTime(e.at)));
+  lines.push(HistoryViewStrings.kind(inertLine(e.kind ?? '—')));
+  lines.push(HistoryViewStrings.option(inertLine(e.optionId), inertLine(e.optionKind ?? '—')));
+  lines.push(
+    HistoryViewStrings.outcomeLine(HistoryViewStrings.outcome(e.outcome) + (e.detail ? ` (${e.detail})` : '')),
+  );
+  if (e.reason !== undefined) {
+    // The user's own words, still shown inert (one line; the whole text is in the stored history).
+    lines.push(HistoryViewStrings.reasonLine(inertLine(e.reason, 500)));
+  }
+  lines.push(
+    HistoryViewStrings.agent(
+      inertLine(e.agentName ?? e.agentId ?? '—') + (e.agentId ? ` (${inertLine(e.agentId)})` : ''),
+    ),
+  );
+  lines.push(HistoryViewStrings.runtime(inertLine(e.runtime ?? '—')));
+  lines.push(HistoryViewStrings.conversation(inertLine(e.conversationId), e.server));
+  return lines.join('\n');
+}

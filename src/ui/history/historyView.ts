@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import { Emitter } from '../../domain/events';
+import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../../domain/history';
+import type { AnswerResult } from '../../domain/model';
+import type { Recommendation } from '../../domain/recommendations';
+import { Disposable } from '../../util/lifecycle';
+import type { AnsweredEvent } from '../answer/answerFlow';
+import type { HistoryElement, HistoryTreeImpl } from './historyTree';
+import { lazyBundle } from '../lazyBundle';
+import type { ProvenanceService } from '../policy/provenanceService';
+
+export type { HistoryElement };
+
+/** The History view's rows and recommendation texts: dist/history.js, loaded on the view's first rows. */
+export const historyBundle = lazyBundle<typeof import('./historyTree')>('history.js');
+
+/** `fountain.history.*` and `fountain.recommendations.*`, read live. */
+export const historySettings = {
+  get keepLabels(): boolean {
+    return vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true);
+  },
+  get minAnswers(): number {
+    return vscode.workspace.getConfiguration('fountain.recommendations').get<number>('minAnswers', 5);
+  },
+  get minConversations(): number {
+    return vscode.workspace.getConfiguration('fountain.recommendations').get<number>('minConversations', 2);
+  },
+};
+
+export function outcomeOf(result: AnswerResult): HistoryOutcome {
+  switch (result.kind) {
+    case 'answered':
+    case 'notDelivered':
+      return 'answered';
+    case 'resolvedElsewhere':
+      return 'resolvedElsewhere';
+    default:
+      return 'failed';
+  }
+}
+
+/** The history entry for one answer sent from this extension; the label only when the user keeps labels. */
+export function historyEntryOf(e: AnsweredEvent, keepLabels: boolean, now = Date.now()): HistoryEntry {
+  const { item, optionId, result } = e;
+  const c = item.conversation;
+  const option = item.request.options.find((o) => o.optionId === optionId);
+  const outcome = outcomeOf(result);
+  return {
+    at: now,
+    server: item.key.server,
+    conversationId: item.key.conversationId,
+    ...(c.agentId ? { agentId: c.agentId } : {}),
+    ...(c.agentName ? { agentName: c.agentName } : {}),
+    ...(c.runtime ? { runtime: c.runtime } : {}),
+    ...(item.request.kind ? { kind: item.request.kind } : {}),
+    ...(keepLabels ? { label: item.label } : {}),
+    optionId,
+    ...(option ? { optionKind: option.kind } : {}),
+    outcome,
+    ...(outcome === 'failed' ? { detail: result.kind } : {}),
+    ...(e.reason !== undefined ? { reason: e.reason } : {}),
+  };
+}
+
+/**
+ * The "History" view, registered at activation; its rows come from dist/history.js (src/ui/history/historyTree.ts), loaded
+ * when VS Code first asks for them (the view is shown) or a recommendation is needed.
+ */
+export class HistoryTree extends Disposable implements vscode.TreeDataProvider<HistoryElement> {
+  private readonly _onDidChangeTreeData = this._register(new Emitter<HistoryElement | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  readonly view: vscode.TreeView<HistoryElement>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private _impl: HistoryTreeImpl | undefined;
+
+  constructor(
+    private readonly history: HistoryLog,
+    private readonly provenance: ProvenanceService,
+  ) {
+    super();
+    this.view = this._register(vscode.window.createTreeView('fountain.history', { treeDataProvider: this }));
+    this._register(history.onDidChange(() => this.refresh()));
+    this._register(provenance.onDidChange(() => this.refresh()));
+    this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
+  }
+
+  private impl(): HistoryTreeImpl {
+    this._impl ??= this._register(
+      new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings),
+    );
+    return this._impl;
+  }
+
+  /** The current recommendations, skipping what the cached agent policy already says. */
+  recommendations(): Recommendation[] {
+    return this.impl().recommendations();
+  }
+
+  /** "Make "execute" auto_allow for <agent>?" and its evidence, for a recommendation. */
+  texts(r: Recommendation): { label: string; evidence: string } {
+    const m = historyBundle.load();
+    return { label: m.recommendationLabel(r), evidence: m.recommendationEvidence(r) };
+  }
+
+  /** True for an element this view created (commands refuse anything else); nothing was issued before it loaded. */
+  isIssued(arg: unknown): arg is HistoryElement {
+    return this._impl?.isIssued(arg) ?? false;
+  }
+
+  private refresh(): void {
+    if (this.timer) {
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this._onDidChangeTreeData.fire(undefined);
+    }, 100);
+  }
+
+  getChildren(element?: HistoryElement): HistoryElement[] {
+    return this.impl().getChildren(element);
+  }
+
+  getTreeItem(element: HistoryElement): vscode.TreeItem {
+    return this.impl().getTreeItem(element);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The honest "always" for a local allow pattern (`fountain.local.allow`): what it covers is the local gate's own
+ * decision (src/domain/dryRunMatch.ts), for past local requests and for the waiting ones of every local session, and
+ * the user setting it is written to. Used by an "always" grant choice (./grantPicks.ts) and by Recommend Local Allow
+ * Patterns… (./gateCommands.ts). Nothing here writes before the caller's confirmation.
+ */
+import * as vscode from 'vscode';
+import { checkRule, entryAllowed, patternAllows, type RuleGate } from '../../domain/dryRunMatch';
+import { isLocalSource } from '../../session/localKey';
+import { gateRequestFrom, type GateRequest } from '../../policy';
+import type { AlwaysRequest, RuleMatcher } from '../always/alwaysModal';
+import type { ManagedSession } from './manager';
+
+export const LOCAL_ALLOW_KEY = 'allow';
+
+/** A session's gate as the dry run reads it. */
+export function ruleGateOf(s: ManagedSession): RuleGate {
+  return { snapshot: s.gate.snapshot(), cwd: s.gate.cwd };
+}
+
+/**
+ * The matcher of a local pattern: a past local request through `fallback`'s gate (the session that asked may be
+ * gone), a waiting one through its own session's gate when `gateOf` knows it.
+ */
+export function localMatcher(
+  fallback: RuleGate,
+  gateOf: (server: string) => RuleGate | undefined = () => undefined,
+): (rule: string) => RuleMatcher {
+  return (rule) => ({
+    entry: (e) => (isLocalSource(e.server) ? entryAllowed(rule, e, fallback) : false),
+    waiting: (w) => {
+      if (!isLocalSource(w.server)) {
+        return false;
+      }
+      const g = gateOf(w.server) ?? fallback;
+      return patternAllows(rule, gateRequestFrom(w.toolCall, g.cwd), g);
+    },
+  });
+}
+
+/** The parts of an {@link AlwaysRequest} for a local pattern; `answering`: the request it must still cover. */
+export function localAlways(
+  o: {
+    readonly rule: string;
+    readonly setting: string;
+    readonly gate: RuleGate;
+    readonly gateOf?: (server: string) => RuleGate | undefined;
+    readonly requestId?: string;
+    readonly optionName?: string;
+  },
+  answering?: GateRequest,
+): AlwaysRequest {
+  return {
+    rule: o.rule,
+    setting: o.setting,
+    ...(o.requestId !== undefined ? { requestId: o.requestId } : {}),
+    ...(o.optionName !== undefined ? { optionName: o.optionName } : {}),
+    check: (rule) => {
+      const c = checkRule(rule);
+      if (!c.ok) {
+        return { problem: c.problem };
+      }
+      if (answering && !patternAllows(rule, answering, o.gate)) {
+        return { problem: vscode.l10n.t('This rule does not cover the request you are answering.') };
+      }
+      return { warnings: c.warnings };
+    },
+    matcher: localMatcher(o.gate, o.gateOf),
+    scope: { source: (e) => isLocalSource(e.server) },
+  };
+}
+
+/** The user (global) value of fountain.local.allow. */
+export function userAllowList(): string[] {
+  const current = vscode.workspace.getConfiguration('fountain.local').inspect<unknown>(LOCAL_ALLOW_KEY)?.globalValue;
+  return Array.isArray(current) ? current.filter((p): p is string => typeof p === 'string') : [];
+}
+
+/** Appends `pattern` to the user (global) value of fountain.local.allow, unless it is there already. */
+export async function appendAllowPattern(pattern: string): Promise<void> {
+  const list = userAllowList();
+  if (!list.includes(pattern)) {
+    await vscode.workspace
+      .getConfiguration('fountain.local')
+      .update(LOCAL_ALLOW_KEY, [...list, pattern], vscode.ConfigurationTarget.Global);
+  }
+}

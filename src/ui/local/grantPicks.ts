@@ -1,0 +1,124 @@
+/**
+ * The local gate's grant choices (src/local/gateChoices.ts) as Answer… items, in dist/localui.js: allow this exact
+ * request, every command starting with its verb, every call of its kind (session grants), or always (a pattern
+ * appended to the user setting `fountain.local.allow`, after a modal that names both). Each answers the request
+ * with the runtime's own `allow_once` (else `allow_always`) through the answer flow, so the inbox records it like
+ * any other answer and never sends twice; a session grant is taken back when nothing was delivered.
+ */
+import * as vscode from 'vscode';
+import type { GrantChoice, PendingAsk } from '../../local';
+import type { ExtraAnswerChoice } from '../answer/answerChoices';
+import type { WaitingRequests } from '../always/alwaysContext';
+import { answerCovered, confirmAlways } from '../always/alwaysModal';
+import { inertLine } from '../display';
+import { appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
+import type { LocalModule } from './loader';
+import type { ManagedSession } from './manager';
+
+/** Sends `optionId` through the answer flow; true when the agent got it. */
+export type FlowAnswer = (optionId: string) => Promise<boolean>;
+
+function labelOf(c: GrantChoice): string {
+  const g = c.grant;
+  switch (c.id) {
+    case 'exact':
+      return vscode.l10n.t('Allow this exact request for the rest of the session');
+    case 'verb':
+      return vscode.l10n.t(
+        'Allow every command starting with "{0}" for the session',
+        inertLine(g?.scope === 'verb' ? g.verb : '?', 80),
+      );
+    case 'tool':
+      return vscode.l10n.t('Allow every "{0}" call for the session', inertLine(g?.scope === 'tool' ? g.kind : '?', 40));
+    case 'always':
+      return vscode.l10n.t('Always allow "{0}" (user setting fountain.local.allow)', inertLine(c.pattern ?? '?', 200));
+  }
+}
+function descriptionOf(c: GrantChoice): string | undefined {
+  return c.id === 'verb' && c.grant?.scope === 'verb' ? inertLine(`${c.grant.verb} *`, 80) : undefined;
+}
+
+/**
+ * The honest "always": the rule shown editable as it will be stored, a dry run over the history and the waiting
+ * requests it covers (src/ui/always/alwaysModal.ts); nothing is written or sent before the confirmation.
+ */
+async function runAlways(
+  waiting: WaitingRequests,
+  local: LocalModule,
+  session: ManagedSession,
+  ask: PendingAsk,
+  choice: GrantChoice,
+  answer: FlowAnswer,
+): Promise<void> {
+  const option = local.grantAnswerOption(ask.request.options);
+  const decision = await confirmAlways(
+    waiting,
+    localAlways(
+      {
+        rule: choice.pattern ?? '',
+        setting: local.LOCAL_ALLOW_SETTING,
+        gate: ruleGateOf(session),
+        requestId: ask.id,
+        optionName: inertLine(option?.name ?? '?', 80),
+      },
+      session.gate.gateRequestOf(ask.request),
+    ),
+  );
+  if (decision.kind === 'cancel') {
+    return; // cancelled: nothing written, nothing sent
+  }
+  const r = await local.applyGrantChoiceVia(session.gate, ask, { ...choice, pattern: decision.rule }, answer);
+  if (!r.sent || r.pattern === undefined) {
+    return; // the flow already said why nothing was sent (answered elsewhere, expired, …)
+  }
+  await appendAllowPattern(r.pattern);
+  const others = await answerCovered(waiting, decision.alsoAnswer);
+  const pattern = inertLine(r.pattern, 300);
+  const open = vscode.l10n.t('Open Setting');
+  const shown = await vscode.window.showInformationMessage(
+    others > 0
+      ? vscode.l10n.t(
+          'Added "{0}" to {1} in your user settings and allowed {2} other waiting requests.',
+          pattern,
+          local.LOCAL_ALLOW_SETTING,
+          others,
+        )
+      : vscode.l10n.t('Added "{0}" to {1} in your user settings.', pattern, local.LOCAL_ALLOW_SETTING),
+    open,
+  );
+  if (shown === open) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', local.LOCAL_ALLOW_SETTING);
+  }
+}
+
+/** The grant choices for an open ask of `session`, as Answer… items. */
+export function grantPicks(
+  waiting: WaitingRequests,
+  local: LocalModule,
+  session: ManagedSession,
+  ask: PendingAsk,
+  answer: FlowAnswer,
+): ExtraAnswerChoice[] {
+  if (!ask.isOpen || local.grantAnswerOption(ask.request.options) === undefined) {
+    return [];
+  }
+  const option = inertLine(local.grantAnswerOption(ask.request.options)?.name ?? '?', 80);
+  return local.grantChoices(session.gate, ask.request).map((choice) => {
+    const description = descriptionOf(choice);
+    return {
+      label: labelOf(choice),
+      ...(description !== undefined ? { description } : {}),
+      detail:
+        choice.id === 'always'
+          ? vscode.l10n.t('Sends the agent\'s "{0}" now and writes your user setting (you confirm first)', option)
+          : vscode.l10n.t('Sends the agent\'s "{0}" now; this session then allows these without asking', option),
+      run: async () => {
+        if (choice.id === 'always') {
+          await runAlways(waiting, local, session, ask, choice, answer);
+        } else {
+          await local.applyGrantChoiceVia(session.gate, ask, choice, answer);
+        }
+      },
+    };
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * The local agents' commands, pickers, prompt drafts and transcripts: built as their own bundle (dist/localui.js,
+ * esbuild.mjs) and loaded by {@link LocalAgents} on the first `fountain.local.*` command, so dist/extension.js and
+ * activation do not carry them. The session manager is here too (src/ui/local/feature.ts builds it on the first local
+ * command; the tree and the inbox read its sessions through LocalAgents).
+ */
+import type * as vscode from 'vscode';
+import type { LocalCommandId } from './commandIds';
+import { LocalCommands } from './commands';
+import { GateCommands, type IssuedElement } from './gateCommands';
+import { GateWatch } from './gateWatch';
+import { LocalSessionManager, type ManagedSession } from './manager';
+import { sessionExtras } from './treeExtras';
+import type { LocalGroupExtras } from '../tree/sessionRows';
+import type { WaitingRequests } from '../always/alwaysContext';
+import type { ExtraAnswerChoice } from '../answer/answerChoices';
+import { grantPicks } from './grantPicks';
+import { TranscriptDocuments } from './transcriptDocument';
+import { YoloWarning } from './yoloWarning';
+import { SandboxStatus } from './sandboxStatus';
+
+// The session manager's deps and gate refreshes, built with it (src/ui/local/feature.ts), so not in dist/extension.js.
+export { createLocalSource, managerDeps, refreshGatesOnChange, sessionInfo } from './managerDeps';
+
+export interface LocalUi extends vscode.Disposable {
+  readonly commands: LocalCommands;
+  readonly gate: GateCommands;
+  readonly yolo: YoloWarning;
+  readonly unsandboxed: SandboxStatus;
+  readonly transcripts: TranscriptDocuments;
+  readonly watch: GateWatch;
+  /** A session's gate mode and grants, for its tree group. */
+  treeExtras(s: ManagedSession): LocalGroupExtras;
+  /** Every `fountain.local.*` command's handler. */
+  handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
+  /** The local gate's grant choices for Answer… (src/ui/local/grantPicks.ts). */
+  grantPicks(...a: Parameters<typeof grantPicks> extends [unknown, ...infer R] ? R : never): ExtraAnswerChoice[];
+}
+
+export function createLocalUi(
+  manager: LocalSessionManager,
+  log: vscode.LogOutputChannel,
+  waiting: WaitingRequests,
+  issued: IssuedElement = () => undefined,
+): LocalUi {
+  const transcripts = new TranscriptDocuments(manager);
+  const commands = new LocalCommands(manager, transcripts, log);
+  const watch = new GateWatch(manager, log);
+  const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
+  const yolo = new YoloWarning(manager);
+  const unsandboxed = new SandboxStatus(manager);
+  return {
+    commands,
+    gate,
+    yolo,
+    unsandboxed,
+    transcripts,
+    watch,
+    treeExtras: sessionExtras,
+    handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
+    grantPicks: (...a) => grantPicks(waiting, ...a),
+    dispose: () => {
+      yolo.dispose();
+      unsandboxed.dispose();
+      watch.dispose();
+      commands.dispose();
+      transcripts.dispose();
+    },
+  };
+}
+
+export { LocalSessionManager };

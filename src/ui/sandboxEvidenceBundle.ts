@@ -1,6 +1,0 @@
-/**
- * dist/evidence.js (esbuild.mjs): the evidence before the click (src/ui/evidence.ts), its sandbox reads and the
- * "Show Agent's Changes So Far" document (src/ui/evidenceAccess.ts). Loaded by src/ui/lazyEvidence.ts on first use.
- */
-export { SandboxEvidence } from './evidence';
-export { SANDBOX_DIFF_SCHEME, SandboxDiffDocuments, sandboxAccess } from './evidenceAccess';

@@ -1,0 +1,383 @@
+import * as vscode from 'vscode';
+import type { Inbox, InboxItem } from '../../domain/inbox';
+import { Emitter, type Event } from '../../domain/events';
+import { inlineAllowOption, inlineRejectOption } from '../../domain/optionChoice';
+import type { ConversationInfo } from '../../domain/model';
+import { conversationKey, TreeModel } from '../../domain/treeModel';
+import { isLocalSource } from '../../session/localSource';
+import { Disposable } from '../../util/lifecycle';
+import { DangerStrings } from '../danger/dangerStrings';
+import { inertBlockShort, inertLabel, inertLine } from '../display';
+import { rowStateText } from './rowText';
+import { SessionRows, type LocalGroups } from './sessionRows';
+import { conversationName, PolicyStrings, TreeStrings } from '../strings';
+
+/** Explains which policy key asked for a request (src/ui/provenance.ts); the text is already inert. */
+export interface ProvenanceText {
+  describe(item: InboxItem): string;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export type { LocalGroups } from './sessionRows';
+
+/** Tree elements are plain data; the provider hands out one object per id and remembers which ones it made. */
+export type TreeElement =
+  | { readonly kind: 'conversation'; readonly id: string }
+  | { readonly kind: 'request'; readonly id: string }
+  | { readonly kind: 'sessionRow'; readonly id: string };
+
+/** Code points of one agent text a tooltip shows; the details document has all of it. */
+const TOOLTIP_TEXT_MAX = 2000;
+
+const KIND_ICONS: Record<string, string> = {
+  execute: 'terminal',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  read: 'file',
+  search: 'search',
+  fetch: 'globe',
+  think: 'lightbulb',
+  switch_mode: 'debug-step-over',
+  other: 'question',
+};
+
+/**
+ * The "Pending Approvals" tree: conversations → requests, with the view badge. It only presents the inbox; every
+ * answer goes through AnswerFlow. Elements it created are tracked so that commands can refuse forged arguments.
+ */
+export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
+  private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | TreeElement[] | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _elements = new Map<string, TreeElement>();
+  private readonly _issued = new WeakSet<object>();
+  readonly view: vscode.TreeView<TreeElement>;
+  private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ids changed since the last refresh; undefined when the next refresh must redraw everything. */
+  private _pendingIds: Set<string> | undefined = new Set();
+  /** The state text (countdown) each request row was last drawn with. */
+  private readonly _drawnState = new Map<string, string>();
+  private _provenance: ProvenanceText | undefined;
+  private readonly model: TreeModel;
+  /** A local session's mode and its own rows (grants), from the local agents (the hook of sessionRows.ts). */
+  private readonly sessionRows = new SessionRows();
+
+  constructor(
+    private readonly inbox: Inbox,
+    countdown: Event<void>,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.model = this._register(new TreeModel(inbox));
+    this.view = this._register(
+      vscode.window.createTreeView('fountain.pending', {
+        treeDataProvider: this,
+        showCollapseAll: true,
+        canSelectMany: true,
+      }),
+    );
+    this._register(
+      inbox.onDidChangeItems((change) => {
+        if (change.added.length || change.removed.length) {
+          this._pendingIds = undefined; // the tree's shape changed: redraw it all
+        } else {
+          for (const id of change.ids) {
+            this._pendingIds?.add(id);
+          }
+        }
+        this.scheduleRefresh();
+      }),
+    );
+    // Countdowns in descriptions move on even when nothing else changes (the inbox clock's beat): redraw only the
+    // rows whose text moved.
+    this._register(countdown(() => this.refreshCountdowns()));
+    this.updateBadge();
+  }
+
+  /** Adds "Why asked: …" (which policy key asked) to request tooltips, and redraws when it changes. */
+  showProvenance(source: ProvenanceText): void {
+    this._provenance = source;
+    this._register(source.onDidChange(() => this.scheduleRefresh(true)));
+  }
+
+  /** Lists the local agent sessions beside the remote conversations, and redraws when they change. */
+  showLocalSessions(source: LocalGroups): void {
+    this.sessionRows.use(source);
+    this.model.listConversations(() => source.conversations());
+    this._register(
+      source.onDidChange(() => {
+        this.model.invalidate();
+        this.scheduleRefresh(true);
+      }),
+    );
+    this.scheduleRefresh(true);
+  }
+
+  /** True only for element objects this provider created (never for an object another extension passed). */
+  isIssued(arg: unknown): arg is TreeElement {
+    return typeof arg === 'object' && arg !== null && this._issued.has(arg);
+  }
+
+  /** The element of a request row (for revealing it), when the inbox holds the request. */
+  requestElement(itemId: string): TreeElement | undefined {
+    return this.inbox.get(itemId) ? this.element('request', itemId) : undefined;
+  }
+
+  /** The inbox item behind a request element this provider created. */
+  itemOf(element: TreeElement): InboxItem | undefined {
+    return element.kind === 'request' ? this.inbox.get(element.id) : undefined;
+  }
+
+  /** Debounced refresh, so a burst of events redraws once: the changed rows (and their conversations), or all. */
+  scheduleRefresh(all = false): void {
+    if (all) {
+      this._pendingIds = undefined;
+    }
+    if (this._refreshTimer) {
+      return;
+    }
+    this._refreshTimer = setTimeout(() => {
+      this._refreshTimer = undefined;
+      const ids = this._pendingIds;
+      this._pendingIds = new Set();
+      if (ids === undefined) {
+        this._onDidChangeTreeData.fire(undefined);
+      } else if (ids.size > 0) {
+        this.fireRows([...ids]);
+      }
+      this.updateBadge();
+    }, 50);
+  }
+
+  /** Redraws the request rows whose state text (countdown, "12 seconds ago") moved since drawn; none when none did. */
+  refreshCountdowns(): void {
+    const moved: string[] = [];
+    for (const [id, drawn] of this._drawnState) {
+      const item = this.inbox.get(id);
+      if (item && this.stateText(item) !== drawn) {
+        moved.push(id);
+      }
+    }
+    if (moved.length) {
+      this.fireRows(moved);
+    }
+  }
+
+  /** Fires a change for the given request rows (those VS Code has been handed) and their conversation rows. */
+  private fireRows(ids: readonly string[]): void {
+    const elements = new Set<TreeElement>();
+    for (const id of ids) {
+      const row = this._elements.get('request:' + id);
+      if (row) {
+        elements.add(row);
+      }
+      const item = this.inbox.get(id);
+      const conv =
+        item && this._elements.get('conversation:' + conversationKey(item.key.server, item.key.conversationId));
+      if (conv) {
+        elements.add(conv);
+      }
+    }
+    if (elements.size) {
+      this._onDidChangeTreeData.fire([...elements]);
+    }
+  }
+
+  private element(kind: TreeElement['kind'], id: string): TreeElement {
+    const key = kind + ':' + id;
+    const known = this._elements.get(key);
+    if (known) {
+      return known;
+    }
+    const e: TreeElement = { kind, id };
+    this._elements.set(key, e);
+    this._issued.add(e);
+    return e;
+  }
+
+  private updateBadge(): void {
+    const n = this.inbox.openCount;
+    this.view.badge = n > 0 ? { value: n, tooltip: TreeStrings.badge(n) } : undefined;
+  }
+
+  //#region TreeDataProvider
+  getChildren(element?: TreeElement): TreeElement[] {
+    if (!element) {
+      const groups = this.model.groups();
+      this.sessionRows.clear();
+      // Forget element objects for things that are gone, so the maps stay bounded.
+      const live = new Set<string>();
+      for (const g of groups) {
+        live.add('conversation:' + convId(g));
+        for (const i of g.items) {
+          live.add('request:' + i.id);
+        }
+      }
+      for (const k of [...this._elements.keys()]) {
+        if (!live.has(k)) {
+          this._elements.delete(k);
+          this._drawnState.delete(k.slice('request:'.length));
+        }
+      }
+      return groups.map((g) => this.element('conversation', convId(g)));
+    }
+    if (element.kind === 'conversation') {
+      const g = this.model.group(element.id);
+      const rows = g ? this.sessionRows.rowsOf(g.server, element.id).map((r) => this.element('sessionRow', r.id)) : [];
+      return g ? [...g.items.map((i) => this.element('request', i.id)), ...rows] : [];
+    }
+    return [];
+  }
+
+  getParent(element: TreeElement): TreeElement | undefined {
+    if (element.kind === 'request') {
+      const item = this.inbox.get(element.id);
+      return item ? this.element('conversation', conversationKey(item.key.server, item.key.conversationId)) : undefined;
+    }
+    const conversation = element.kind === 'sessionRow' ? this.sessionRows.conversationOf(element.id) : undefined;
+    return conversation !== undefined ? this.element('conversation', conversation) : undefined;
+  }
+
+  getTreeItem(element: TreeElement): vscode.TreeItem {
+    if (element.kind === 'conversation') {
+      const g = this.model.group(element.id);
+      const t = new vscode.TreeItem(TreeStrings.unknownConversation, vscode.TreeItemCollapsibleState.Expanded);
+      t.id = 'conversation:' + element.id;
+      if (!g) {
+        return t;
+      }
+      const c = g.conversation;
+      // Named by its title, else its agent and runtime: never by its id (the tooltip has the id, labelled).
+      const name = conversationName(c);
+      t.label = inertLabel(name, 60).text;
+      const waiting = g.items.filter((i) => i.pending).length;
+      if (isLocalSource(g.server)) {
+        return this.localGroupItem(t, c, waiting);
+      }
+      const agent = c.agentName || c.agentId;
+      // The agent and runtime once, in the label or else here.
+      const named = !!c.title?.trim();
+      t.description = [
+        named && agent && inertLine(agent),
+        named && c.runtime && inertLine(c.runtime),
+        TreeStrings.waiting(waiting),
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      const title = inertBlockShort(name, TOOLTIP_TEXT_MAX);
+      t.tooltip = [
+        title.text,
+        ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
+        TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
+        TreeStrings.tooltipConversation(c.id, c.server),
+      ].join('\n');
+      t.iconPath = new vscode.ThemeIcon('comment-discussion');
+      t.contextValue = 'fountainConversation;';
+      return t;
+    }
+    if (element.kind === 'sessionRow') {
+      return this.sessionRows.item(element.id);
+    }
+    const item = this.inbox.get(element.id);
+    const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
+    t.id = 'request:' + element.id;
+    if (!item) {
+      return t;
+    }
+    const label = inertLabel(item.label, 80);
+    t.label = label.text;
+    const kind = item.request.kind ?? 'other';
+    const state = this.stateText(item);
+    this._drawnState.set(item.id, state);
+    const danger = item.danger && DangerStrings.treeDescription;
+    t.description = [danger, inertLine(kind, 40), state].filter(Boolean).join(' · ');
+    t.tooltip = this.tooltip(item);
+    t.iconPath = item.pending
+      ? new vscode.ThemeIcon(
+          item.danger ? 'warning' : (KIND_ICONS[kind] ?? 'question'),
+          item.danger
+            ? new vscode.ThemeColor('list.errorForeground')
+            : item.severity === 'high'
+              ? new vscode.ThemeColor('list.warningForeground')
+              : undefined,
+        )
+      : new vscode.ThemeIcon(
+          item.state.kind === 'answeredByYou' ? 'pass' : 'circle-slash',
+          new vscode.ThemeColor('disabledForeground'),
+        );
+    const flags = ['fountainRequest'];
+    if (item.answerable) {
+      flags.push('answerable');
+      if (inlineAllowOption(item.request.options)) {
+        flags.push('allowOnce');
+      }
+      if (inlineRejectOption(item.request.options)) {
+        flags.push('reject');
+      }
+      if (item.state.kind === 'leftOpen') {
+        flags.push('retry');
+      }
+    } else {
+      flags.push('closed');
+    }
+    if (item.request.diffs.length > 0) {
+      flags.push('diff');
+    }
+    t.contextValue = flags.join(';') + ';';
+    t.command = { command: 'fountain.request.showDetails', title: TreeStrings.showDetails, arguments: [element] };
+    t.accessibilityInformation = { label: `${label.text}, ${t.description}` };
+    return t;
+  }
+  //#endregion
+
+  /** "Local · agent · folder", with the session's status (idle / running / waiting) and the waiting count. */
+  private localGroupItem(t: vscode.TreeItem, c: ConversationInfo, waiting: number): vscode.TreeItem {
+    t.description = [TreeStrings.localStatus(c.status ?? ''), TreeStrings.waiting(waiting)].join(' · ');
+    const title = inertBlockShort(conversationName(c), TOOLTIP_TEXT_MAX);
+    t.tooltip = [title.text, TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
+    t.iconPath = new vscode.ThemeIcon('vm');
+    t.contextValue = 'fountainLocalSession;';
+    this.sessionRows.decorateGroup(t, c);
+    return t;
+  }
+
+  /** "4:59 left", "answering…", "answered elsewhere: Reject · 12 seconds ago", "expired"… (src/ui/tree/rowText.ts) */
+  private stateText(item: InboxItem): string {
+    return rowStateText(item, this.now());
+  }
+
+  /** Plain-text tooltip (never markdown): the full label and options, with control/bidi characters made visible. */
+  private tooltip(item: InboxItem): string {
+    const r = item.request;
+    const label = inertBlockShort(item.label, TOOLTIP_TEXT_MAX);
+    const lines = [label.text, ''];
+    if (item.danger) {
+      lines.push(DangerStrings.tooltip(inertLine(item.danger.reason, 200)));
+    }
+    let shortened = label.shortened;
+    lines.push(TreeStrings.tooltipKind(inertLine(r.kind ?? '—')));
+    if (this._provenance) {
+      lines.push(PolicyStrings.tooltipWhy(this._provenance.describe(item)));
+    }
+    lines.push(TreeStrings.tooltipConversationTitle(inertLine(conversationName(item.conversation))));
+    if (r.summary && r.summary !== item.label) {
+      const summary = inertBlockShort(r.summary, TOOLTIP_TEXT_MAX);
+      shortened ||= summary.shortened;
+      lines.push(TreeStrings.tooltipSummary(''), summary.text);
+    }
+    lines.push(
+      TreeStrings.tooltipOptions(r.options.map((o) => `${inertLine(o.name)} (${inertLine(o.kind)})`).join(', ')),
+    );
+    if (item.lastError) {
+      lines.push(TreeStrings.tooltipLastError(item.lastError.result.kind));
+    }
+    if (shortened) {
+      lines.push(TreeStrings.tooltipShortened);
+    }
+    return lines.join('\n');
+  }
+}
+
+function convId(g: { readonly server: string; readonly conversationId: string }): string {
+  return conversationKey(g.server, g.conversationId);
+}
