@@ -216,15 +216,6 @@ export const PolicyStrings = {
   pendingAgent: vscode.l10n.t('reading the agent policy…'),
   tooltipWhy: (text: string) => vscode.l10n.t('Why asked: {0}', text),
   noAgent: vscode.l10n.t('This request has no known agent yet; try again in a moment.'),
-  riskTitle: (kind: string) => vscode.l10n.t('Allow every "{0}" request without asking?', kind),
-  riskDetail: (kind: string) =>
-    kind === 'delete'
-      ? vscode.l10n.t(
-          'The agent could delete any file it can reach without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
-        )
-      : vscode.l10n.t(
-          'The agent could run any command without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
-        ),
 };
 
 /** The approval history's commands (issue 6); the view's own strings are in historyStrings.ts (dist/history.js). */
@@ -235,6 +226,4 @@ export const HistoryStrings = {
   noRecommendations: vscode.l10n.t(
     'No recommendations yet: a kind needs the same answer every time, often enough, across conversations.',
   ),
-  recommendationsTitle: vscode.l10n.t('Policy recommendations from your approval history'),
-  recommendationsPlaceholder: vscode.l10n.t('Pick one to preview the change (nothing is applied without confirmation)'),
 };

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../../domain/events';
-import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../../domain/history';
-import type { AnswerResult } from '../../domain/model';
+import type { HistoryEntry, HistoryLog } from '../../domain/history';
 import type { Recommendation } from '../../domain/recommendations';
 import { Disposable } from '../../util/lifecycle';
 import type { AnsweredEvent } from '../answer/answerFlow';
@@ -26,41 +25,6 @@ export const historySettings = {
     return vscode.workspace.getConfiguration('fountain.recommendations').get<number>('minConversations', 2);
   },
 };
-
-export function outcomeOf(result: AnswerResult): HistoryOutcome {
-  switch (result.kind) {
-    case 'answered':
-    case 'notDelivered':
-      return 'answered';
-    case 'resolvedElsewhere':
-      return 'resolvedElsewhere';
-    default:
-      return 'failed';
-  }
-}
-
-/** The history entry for one answer sent from this extension; the label only when the user keeps labels. */
-export function historyEntryOf(e: AnsweredEvent, keepLabels: boolean, now = Date.now()): HistoryEntry {
-  const { item, optionId, result } = e;
-  const c = item.conversation;
-  const option = item.request.options.find((o) => o.optionId === optionId);
-  const outcome = outcomeOf(result);
-  return {
-    at: now,
-    server: item.key.server,
-    conversationId: item.key.conversationId,
-    ...(c.agentId ? { agentId: c.agentId } : {}),
-    ...(c.agentName ? { agentName: c.agentName } : {}),
-    ...(c.runtime ? { runtime: c.runtime } : {}),
-    ...(item.request.kind ? { kind: item.request.kind } : {}),
-    ...(keepLabels ? { label: item.label } : {}),
-    optionId,
-    ...(option ? { optionKind: option.kind } : {}),
-    outcome,
-    ...(outcome === 'failed' ? { detail: result.kind } : {}),
-    ...(e.reason !== undefined ? { reason: e.reason } : {}),
-  };
-}
 
 /**
  * The "History" view, registered at activation; its rows come from dist/history.js (src/ui/history/historyTree.ts), loaded
@@ -94,6 +58,14 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
   /** The current recommendations, skipping what the cached agent policy already says. */
   recommendations(): Recommendation[] {
     return this.impl().recommendations();
+  }
+
+  /**
+   * The history entry for one answer sent from this extension; the label only when the user keeps labels. Built in
+   * dist/history.js (loaded here at the first answer, not at activation).
+   */
+  entryOf(e: AnsweredEvent, at: number): HistoryEntry {
+    return historyBundle.load().historyEntryOf(e, historySettings.keepLabels, at);
   }
 
   /** "Make "execute" auto_allow for <agent>?" and its evidence, for a recommendation. */

@@ -2,6 +2,7 @@
  * The agent-policy editor, built as its own bundle (dist/policyEditor.js, esbuild.mjs) and loaded on its first use by
  * policyEditorCommands.ts, which registers its commands and serves its diff documents.
  */
+import * as vscode from 'vscode';
 import type { HistoryLog } from '../../domain/history';
 import type { Inbox } from '../../domain/inbox';
 import type { AgentRecord } from '../../domain/provenance';
@@ -288,4 +289,24 @@ function changesetMessages(err: FountainHttpError): string[] | undefined {
   }
   const b = err.body;
   return [b?.message ?? b?.error ?? err.message];
+}
+
+/** Show Recommendations: the QuickPick of the history's recommendations (a risky one marked), undefined if dismissed. */
+export async function pickRecommendation(
+  recs: readonly Recommendation[],
+  texts: (r: Recommendation) => { label: string; evidence: string },
+): Promise<Recommendation | undefined> {
+  type P = vscode.QuickPickItem & { rec: Recommendation };
+  const pick = await vscode.window.showQuickPick<P>(
+    recs.map((rec) => {
+      const t = texts(rec);
+      return { label: `${rec.risky ? '$(warning) ' : '$(lightbulb) '}${t.label}`, detail: t.evidence, rec };
+    }),
+    {
+      title: PolicyEditorStrings.recommendationsTitle,
+      placeHolder: PolicyEditorStrings.recommendationsPlaceholder,
+      ignoreFocusOut: true,
+    },
+  );
+  return pick?.rec;
 }

@@ -119,19 +119,8 @@ export class PolicyEditorCommands extends Disposable implements vscode.TextDocum
           void vscode.window.showInformationMessage(HistoryStrings.noRecommendations);
           return undefined;
         }
-        type P = vscode.QuickPickItem & { rec: Recommendation };
-        const pick = await vscode.window.showQuickPick<P>(
-          recs.map((rec) => {
-            const t = deps.historyTree.texts(rec);
-            return { label: `${rec.risky ? '$(warning) ' : '$(lightbulb) '}${t.label}`, detail: t.evidence, rec };
-          }),
-          {
-            title: HistoryStrings.recommendationsTitle,
-            placeHolder: HistoryStrings.recommendationsPlaceholder,
-            ignoreFocusOut: true,
-          },
-        );
-        return pick ? apply(pick.rec) : undefined;
+        const rec = await policyEditorBundle.load().pickRecommendation(recs, (r) => deps.historyTree.texts(r));
+        return rec ? apply(rec) : undefined;
       }),
     ];
   }

@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
  * its first use (policyEditorCommands.ts); what the activation-time parts show stays in strings.ts.
  */
 export const PolicyEditorStrings = {
+  recommendationsTitle: vscode.l10n.t('Policy recommendations from your approval history'),
+  recommendationsPlaceholder: vscode.l10n.t('Pick one to preview the change (nothing is applied without confirmation)'),
   notConfigured: vscode.l10n.t('No Fountain server is configured, or you are not signed in.'),
   pickAgentTitle: vscode.l10n.t('Edit Agent Permission Policy: pick an agent'),
   pickAgentPlaceholder: vscode.l10n.t('Agents from conversations and history on this server'),
@@ -54,4 +56,17 @@ export const PolicyEditorStrings = {
     vscode.l10n.t('Saved the permission policy of {0} and allowed {1} waiting requests it covers.', agent, n),
   applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
   riskAccept: vscode.l10n.t('I Understand the Risk'),
+};
+
+/** The warning before an execute or delete kind is allowed without asking (the History view and the editor). */
+export const RiskStrings = {
+  riskTitle: (kind: string) => vscode.l10n.t('Allow every "{0}" request without asking?', kind),
+  riskDetail: (kind: string) =>
+    kind === 'delete'
+      ? vscode.l10n.t(
+          'The agent could delete any file it can reach without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
+        )
+      : vscode.l10n.t(
+          'The agent could run any command without asking anyone, in every conversation, including running ones. A prompt-injected agent would not be stopped.',
+        ),
 };

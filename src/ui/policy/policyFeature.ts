@@ -12,7 +12,7 @@ import type { AnswerFlow, AnsweredEvent } from '../answer/answerFlow';
 import type { RequestDetailsView } from '../details/details';
 import { waitingRequests, type WaitingRequests } from '../always/alwaysContext';
 import { LazyEvidence } from '../evidence/lazyEvidence';
-import { HistoryTree, historyEntryOf, historySettings } from '../history/historyView';
+import { HistoryTree } from '../history/historyView';
 import type { PendingTree } from '../tree/pendingTree';
 import { PolicyEditorCommands } from './policyEditorCommands';
 import { ProvenanceService } from './provenanceService';
@@ -95,9 +95,7 @@ export class PolicyFeature implements vscode.Disposable {
   private record(e: AnsweredEvent, inbox: Inbox): void {
     const at = Date.now();
     const write = (conversation = e.item.conversation) =>
-      void this.history.record(
-        historyEntryOf({ ...e, item: { ...e.item, conversation } }, historySettings.keepLabels, at),
-      );
+      void this.history.record(this.historyTree.entryOf({ ...e, item: { ...e.item, conversation } }, at));
     const known = () => {
       const c = inbox.conversationOf(e.item.key.server, e.item.key.conversationId);
       return c?.agentId !== undefined || c?.agentName !== undefined ? c : undefined;

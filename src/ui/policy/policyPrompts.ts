@@ -2,8 +2,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_KEY, VERDICTS, type Verdict } from '../../policy';
 import { inertLine, pickText } from '../display';
-import { PolicyEditorStrings } from './policyEditorStrings';
-import { PolicyStrings } from '../strings';
+import { PolicyEditorStrings, RiskStrings } from './policyEditorStrings';
 
 /** A change the user picked in the key list. */
 export type KeyAction =
@@ -166,8 +165,8 @@ export function vscodePolicyPrompts(
     confirmRisk: async (kind) => {
       const accept = PolicyEditorStrings.riskAccept;
       const pick = await vscode.window.showWarningMessage(
-        PolicyStrings.riskTitle(inertLine(kind)),
-        { modal: true, detail: PolicyStrings.riskDetail(kind) },
+        RiskStrings.riskTitle(inertLine(kind)),
+        { modal: true, detail: RiskStrings.riskDetail(kind) },
         accept,
       );
       return pick === accept;
