@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { parseErrorBody, retryAfterSec } from './answerStatus';
 import { redact, type ProtocolEnv } from './env';
 import { errorMessage } from './failures';
+import { sendRequest, type RawResponse } from './request';
 import { describeIssues, parseJson } from './schema';
 
 const optSnapshot = z.nullish(z.string());
@@ -220,29 +221,18 @@ export class SandboxFilesClient {
   private async send(
     path: string,
     signal: AbortSignal | undefined,
-  ): Promise<{ status: number; headers: Headers; text: string } | { failure: SandboxFailure }> {
+  ): Promise<RawResponse | { failure: SandboxFailure }> {
     const { env, key, server } = this.opts;
-    const ac = new AbortController();
-    const onAbort = () => ac.abort(signal!.reason);
-    if (signal?.aborted) {
-      ac.abort(signal.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timeoutMs = this.opts.timeoutMs ?? 15_000;
-    const timer = env.timers.setTimeout(() => ac.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     try {
-      const res = await env.fetch(server + path, {
-        method: 'GET',
-        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
-        redirect: 'manual',
-        signal: ac.signal,
-      });
-      return { status: res.status, headers: res.headers, text: await res.text() };
+      return await sendRequest(
+        { server, key, env, timeoutMs: this.opts.timeoutMs ?? 15_000 },
+        'GET',
+        path,
+        undefined,
+        signal,
+      );
     } catch (e) {
       return { failure: { kind: 'network', detail: redact(errorMessage(e), key) } };
-    } finally {
-      env.timers.clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 }
