@@ -53,6 +53,13 @@ describe('shell command parser', () => {
     );
   });
 
+  it('an empty quoted word is an argument of its own ("" and \'\'), and next to text it adds nothing', () => {
+    assert.deepEqual(parseCommand('printf "" x').parts[0].words, ['printf', '', 'x']);
+    assert.deepEqual(parseCommand("printf '' x").parts[0].words, ['printf', '', 'x']);
+    assert.deepEqual(parseCommand('rm "" ""').parts[0].words, ['rm', '', '']);
+    assert.deepEqual(parseCommand('echo ""x').parts[0].words, ['echo', 'x']);
+  });
+
   it('records redirections apart from the words, with fd numbers dropped', () => {
     const p = parseCommand('grep x f 2>&1 >out <in 2>/dev/null');
     assert.deepEqual(p.parts[0].words, ['grep', 'x', 'f']);
