@@ -17,6 +17,8 @@ export interface HistoryEntry {
   readonly at: number;
   readonly server: string;
   readonly conversationId: string;
+  /** The conversation's title when known (untrusted; kept only with the labels, `fountain.history.keepLabels`). */
+  readonly conversationTitle?: string;
   readonly agentId?: string;
   readonly agentName?: string;
   readonly runtime?: string;
@@ -40,6 +42,7 @@ export const HistoryEntrySchema = z.object({
   at: z.number(),
   server: z.string(),
   conversationId: z.string(),
+  conversationTitle: optStr,
   agentId: optStr,
   agentName: optStr,
   runtime: optStr,

@@ -154,6 +154,8 @@ describe('UI: approval History view and policy recommendations', function () {
     assert.match(tip, /Option: allow \(allow_once\)/, tip);
     assert.match(tip, /Outcome: answered/, tip);
     assert.match(tip, /Agent: Claude Code \(claude\)/, tip);
+    // The conversation by its title, its id only beside it.
+    assert.match(tip, /Conversation: History B \(id [^ ]+ on /, tip);
 
     // Now 3 allows in 2 conversations: the recommendation shows.
     await until('the read recommendation', async () =>

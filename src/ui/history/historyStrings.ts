@@ -12,7 +12,8 @@ export const HistoryViewStrings = {
   entryTooltip: (lines: string) => lines,
   agent: (a: string) => vscode.l10n.t('Agent: {0}', a),
   runtime: (r: string) => vscode.l10n.t('Runtime: {0}', r),
-  conversation: (c: string, s: string) => vscode.l10n.t('Conversation {0} on {1}', c, s),
+  conversation: (name: string, id: string, s: string) =>
+    vscode.l10n.t('Conversation: {0} (id {1} on {2})', name, id, s),
   option: (id: string, kind: string) => vscode.l10n.t('Option: {0} ({1})', id, kind),
   kind: (k: string) => vscode.l10n.t('Kind: {0}', k),
   at: (t: string) => vscode.l10n.t('At: {0}', t),

@@ -5,14 +5,17 @@
  * (src/ui/history/historyView.ts holds the view itself), so dist/extension.js does not carry it.
  */
 import * as vscode from 'vscode';
-import type { HistoryEntry, HistoryLog } from '../../domain/history';
+import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../../domain/history';
+import type { AnswerResult } from '../../domain/model';
+import type { AnsweredEvent } from '../answer/answerFlow';
 import { recommend, type Recommendation } from '../../domain/recommendations';
 import { verdictOf } from '../../policy/verdicts';
 import { Disposable } from '../../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from '../display';
 import { HistoryViewStrings } from './historyStrings';
+import { RiskStrings } from '../policy/policyEditorStrings';
 import type { ProvenanceService } from '../policy/provenanceService';
-import { PolicyStrings } from '../strings';
+import { conversationName } from '../strings';
 import { Time } from '../time';
 
 export type HistoryElement =
@@ -115,9 +118,9 @@ export class HistoryTreeImpl extends Disposable {
         return t;
       }
       case 'warning': {
-        const t = new vscode.TreeItem(PolicyStrings.riskTitle(inertLine(element.rec.kind)));
-        t.description = PolicyStrings.riskDetail(element.rec.kind);
-        t.tooltip = PolicyStrings.riskDetail(element.rec.kind);
+        const t = new vscode.TreeItem(RiskStrings.riskTitle(inertLine(element.rec.kind)));
+        t.description = RiskStrings.riskDetail(element.rec.kind);
+        t.tooltip = RiskStrings.riskDetail(element.rec.kind);
         t.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
         return t;
       }
@@ -185,6 +188,49 @@ function entryTooltip(e: HistoryEntry): string {
     ),
   );
   lines.push(HistoryViewStrings.runtime(inertLine(e.runtime ?? '—')));
-  lines.push(HistoryViewStrings.conversation(inertLine(e.conversationId), e.server));
+  // Named by its title (else its agent and runtime), as everywhere; the id stays beside it for the server's logs.
+  const name = conversationName({
+    ...(e.conversationTitle !== undefined ? { title: e.conversationTitle } : {}),
+    ...(e.agentName !== undefined ? { agentName: e.agentName } : {}),
+    ...(e.agentId !== undefined ? { agentId: e.agentId } : {}),
+    ...(e.runtime !== undefined ? { runtime: e.runtime } : {}),
+  });
+  lines.push(HistoryViewStrings.conversation(inertLine(name, 200), inertLine(e.conversationId), e.server));
   return lines.join('\n');
+}
+
+export function outcomeOf(result: AnswerResult): HistoryOutcome {
+  switch (result.kind) {
+    case 'answered':
+    case 'notDelivered':
+      return 'answered';
+    case 'resolvedElsewhere':
+      return 'resolvedElsewhere';
+    default:
+      return 'failed';
+  }
+}
+
+/** The history entry for one answer sent from this extension; the label only when the user keeps labels. */
+export function historyEntryOf(e: AnsweredEvent, keepLabels: boolean, now = Date.now()): HistoryEntry {
+  const { item, optionId, result } = e;
+  const c = item.conversation;
+  const option = item.request.options.find((o) => o.optionId === optionId);
+  const outcome = outcomeOf(result);
+  return {
+    at: now,
+    server: item.key.server,
+    conversationId: item.key.conversationId,
+    ...(keepLabels && c.title ? { conversationTitle: c.title } : {}),
+    ...(c.agentId ? { agentId: c.agentId } : {}),
+    ...(c.agentName ? { agentName: c.agentName } : {}),
+    ...(c.runtime ? { runtime: c.runtime } : {}),
+    ...(item.request.kind ? { kind: item.request.kind } : {}),
+    ...(keepLabels ? { label: item.label } : {}),
+    optionId,
+    ...(option ? { optionKind: option.kind } : {}),
+    outcome,
+    ...(outcome === 'failed' ? { detail: result.kind } : {}),
+    ...(e.reason !== undefined ? { reason: e.reason } : {}),
+  };
 }
