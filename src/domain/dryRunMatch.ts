@@ -6,6 +6,7 @@
  * into the tool call the gate reads (its command, path or URL).
  */
 import { checkAllowPattern, dryRunPattern, gateRequestFrom, type GateInput, type GateRequest } from '../policy';
+import type { ToolCallLike } from '../policy';
 import type { HistoryEntry } from './history';
 
 /** What is known of a waiting request to match a rule against (handed across bundles as plain data). */
@@ -88,4 +89,18 @@ export function subjectOfEntry(e: HistoryEntry): MatchSubject | undefined {
 export function entryAllowed(pattern: string, e: HistoryEntry, gate: RuleGate): boolean | undefined {
   const s = subjectOfEntry(e);
   return s && patternAllows(pattern, requestOfSubject(s, gate.cwd), gate);
+}
+
+/**
+ * Whether `pattern` would make the gate allow a waiting request, asked of the gate of the request's own session
+ * (`gateOf` its source id: each session has its own folders, mode and settings): never another session's, and a
+ * request whose session is unknown is not covered.
+ */
+export function waitingAllowed(
+  pattern: string,
+  w: { readonly server: string; readonly toolCall: ToolCallLike },
+  gateOf: (server: string) => RuleGate | undefined,
+): boolean {
+  const g = gateOf(w.server);
+  return g !== undefined && patternAllows(pattern, gateRequestFrom(w.toolCall, g.cwd), g);
 }

@@ -5,9 +5,9 @@
  * Patterns… (./gateCommands.ts). Nothing here writes before the caller's confirmation.
  */
 import * as vscode from 'vscode';
-import { checkRule, entryAllowed, patternAllows, type RuleGate } from '../../domain/dryRunMatch';
+import { checkRule, entryAllowed, patternAllows, waitingAllowed, type RuleGate } from '../../domain/dryRunMatch';
 import { isLocalSource } from '../../session/localKey';
-import { gateRequestFrom, type GateRequest } from '../../policy';
+import type { GateRequest } from '../../policy';
 import type { AlwaysRequest, RuleMatcher } from '../always/alwaysModal';
 import type { ManagedSession } from './manager';
 
@@ -18,13 +18,24 @@ export function ruleGateOf(s: ManagedSession): RuleGate {
   return { snapshot: s.gate.snapshot(), cwd: s.gate.cwd };
 }
 
+/** The gate of the session a local source id (`local:<id>`) names, from `manager`'s sessions. */
+export function sessionGates(manager: {
+  get(id: string): ManagedSession | undefined;
+}): (server: string) => RuleGate | undefined {
+  return (server) => {
+    const m = isLocalSource(server) ? manager.get(server.slice('local:'.length)) : undefined;
+    return m && ruleGateOf(m);
+  };
+}
+
 /**
  * The matcher of a local pattern: a past local request through `fallback`'s gate (the session that asked may be
- * gone), a waiting one through its own session's gate when `gateOf` knows it.
+ * gone), a waiting one through its own session's gate (each session has its own folder, mode and grants); a waiting
+ * request whose session `gateOf` does not know is not covered.
  */
 export function localMatcher(
   fallback: RuleGate,
-  gateOf: (server: string) => RuleGate | undefined = () => undefined,
+  gateOf: (server: string) => RuleGate | undefined,
 ): (rule: string) => RuleMatcher {
   return (rule) => ({
     entry: (e) => (isLocalSource(e.server) ? entryAllowed(rule, e, fallback) : false),
@@ -32,8 +43,7 @@ export function localMatcher(
       if (!isLocalSource(w.server)) {
         return false;
       }
-      const g = gateOf(w.server) ?? fallback;
-      return patternAllows(rule, gateRequestFrom(w.toolCall, g.cwd), g);
+      return waitingAllowed(rule, w, gateOf);
     },
   });
 }
@@ -44,7 +54,8 @@ export function localAlways(
     readonly rule: string;
     readonly setting: string;
     readonly gate: RuleGate;
-    readonly gateOf?: (server: string) => RuleGate | undefined;
+    /** Each waiting local request's own session's gate (server `local:<id>`). */
+    readonly gateOf: (server: string) => RuleGate | undefined;
     readonly requestId?: string;
     readonly optionName?: string;
   },

@@ -11,7 +11,6 @@ import type { GateMode, Grant, WouldHappen } from '../../local';
 import type { ApprovalEntry, LocalRecommendation } from '../../policy';
 import { escapeIcons } from '../../domain/inertText';
 import { LOCAL_SECTION, workspaceRoots } from '../../platform/localGateSettings';
-import { isLocalSource } from '../../session/localKey';
 import {
   answerCovered,
   coveredLines,
@@ -21,7 +20,7 @@ import {
   type AlwaysRequest,
 } from '../always/alwaysModal';
 import type { WaitingRequests } from '../always/alwaysContext';
-import { localAlways, ruleGateOf } from './alwaysLocal';
+import { localAlways, ruleGateOf, sessionGates } from './alwaysLocal';
 import { inertLine, pickText } from '../display';
 import type { GateCommandId } from './commandIds';
 import { pickGesture } from './gestures';
@@ -274,10 +273,7 @@ export class GateCommands {
       rule: rec.pattern,
       setting: 'fountain.local.allow',
       gate: ruleGateOf(s),
-      gateOf: (server) => {
-        const m = isLocalSource(server) ? this.manager.get(server.slice('local:'.length)) : undefined;
-        return m && ruleGateOf(m);
-      },
+      gateOf: sessionGates(this.manager),
     });
     const rule = prompts.editRule ? await prompts.editRule(req) : rec.pattern;
     if (rule === undefined) {

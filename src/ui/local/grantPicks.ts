@@ -11,9 +11,17 @@ import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { WaitingRequests } from '../always/alwaysContext';
 import { answerCovered, confirmAlways } from '../always/alwaysModal';
 import { inertLine } from '../display';
+import type { RuleGate } from '../../domain/dryRunMatch';
 import { appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
 import type { LocalModule } from './loader';
 import type { ManagedSession } from './manager';
+
+/** What an "always" choice checks and answers beyond its own request: the waiting requests and each one's gate. */
+export interface AlwaysDeps {
+  readonly waiting: WaitingRequests;
+  /** The gate of the session a waiting local request belongs to (server `local:<id>`). */
+  readonly gateOf: (server: string) => RuleGate | undefined;
+}
 
 /** Sends `optionId` through the answer flow; true when the agent got it. */
 export type FlowAnswer = (optionId: string) => Promise<boolean>;
@@ -43,7 +51,7 @@ function descriptionOf(c: GrantChoice): string | undefined {
  * requests it covers (src/ui/always/alwaysModal.ts); nothing is written or sent before the confirmation.
  */
 async function runAlways(
-  waiting: WaitingRequests,
+  always: AlwaysDeps,
   local: LocalModule,
   session: ManagedSession,
   ask: PendingAsk,
@@ -52,12 +60,13 @@ async function runAlways(
 ): Promise<void> {
   const option = local.grantAnswerOption(ask.request.options);
   const decision = await confirmAlways(
-    waiting,
+    always.waiting,
     localAlways(
       {
         rule: choice.pattern ?? '',
         setting: local.LOCAL_ALLOW_SETTING,
         gate: ruleGateOf(session),
+        gateOf: always.gateOf,
         requestId: ask.id,
         optionName: inertLine(option?.name ?? '?', 80),
       },
@@ -72,7 +81,7 @@ async function runAlways(
     return; // the flow already said why nothing was sent (answered elsewhere, expired, …)
   }
   await appendAllowPattern(r.pattern);
-  const others = await answerCovered(waiting, decision.alsoAnswer);
+  const others = await answerCovered(always.waiting, decision.alsoAnswer);
   const pattern = inertLine(r.pattern, 300);
   const open = vscode.l10n.t('Open Setting');
   const shown = await vscode.window.showInformationMessage(
@@ -93,7 +102,7 @@ async function runAlways(
 
 /** The grant choices for an open ask of `session`, as Answer… items. */
 export function grantPicks(
-  waiting: WaitingRequests,
+  always: AlwaysDeps,
   local: LocalModule,
   session: ManagedSession,
   ask: PendingAsk,
@@ -114,7 +123,7 @@ export function grantPicks(
           : vscode.l10n.t('Sends the agent\'s "{0}" now; this session then allows these without asking', option),
       run: async () => {
         if (choice.id === 'always') {
-          await runAlways(waiting, local, session, ask, choice, answer);
+          await runAlways(always, local, session, ask, choice, answer);
         } else {
           await local.applyGrantChoiceVia(session.gate, ask, choice, answer);
         }

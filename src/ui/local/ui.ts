@@ -15,6 +15,7 @@ import type { LocalGroupExtras } from '../tree/sessionRows';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import { grantPicks } from './grantPicks';
+import { sessionGates } from './alwaysLocal';
 import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
 import { SandboxStatus } from './sandboxStatus';
@@ -58,7 +59,7 @@ export function createLocalUi(
     watch,
     treeExtras: sessionExtras,
     handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
-    grantPicks: (...a) => grantPicks(waiting, ...a),
+    grantPicks: (...a) => grantPicks({ waiting, gateOf: sessionGates(manager) }, ...a),
     dispose: () => {
       yolo.dispose();
       unsandboxed.dispose();

@@ -4,6 +4,7 @@ import {
   checkRule,
   entryAllowed,
   patternAllows,
+  waitingAllowed,
   requestOfSubject,
   subjectOfEntry,
   type RuleGate,
@@ -94,6 +95,30 @@ describe('domain: dry run of an "always" rule over the history, asked of the loc
       false,
     );
     assert.equal(patternAllows('execute:*', requestOfSubject({ kind: 'edit', paths: ['/w/a'] }), gate()), false);
+  });
+
+  it("a waiting request is matched with its own session's gate, never the answering session's", () => {
+    const a: RuleGate = { snapshot: { mode: 'ask', config: { roots: ['/a'] }, home: '/home/u' }, cwd: '/a' };
+    const b: RuleGate = { snapshot: { mode: 'ask', config: { roots: ['/b'] }, home: '/home/u' }, cwd: '/b' };
+    const gates = new Map([
+      ['local:a', a],
+      ['local:b', b],
+    ]);
+    const gateOf = (server: string) => gates.get(server);
+    const edit = (server: string, path: string) => ({
+      server,
+      toolCall: { kind: 'edit', title: `Edit ${path}`, locations: [{ path }] },
+    });
+    // Session a's file, inside a's folder: covered there.
+    assert.equal(waitingAllowed('edit:src/**', edit('local:a', '/a/src/x.ts'), gateOf), true);
+    // Session b asks to edit the same file, outside b's folder: a's gate would allow it, b's does not.
+    assert.equal(
+      patternAllows('edit:src/**', requestOfSubject({ kind: 'edit', paths: ['/a/src/x.ts'] }, '/a'), a),
+      true,
+    );
+    assert.equal(waitingAllowed('edit:src/**', edit('local:b', '/a/src/x.ts'), gateOf), false);
+    // A request of a session nobody knows is never covered.
+    assert.equal(waitingAllowed('edit:src/**', edit('local:gone', '/a/src/x.ts'), gateOf), false);
   });
 
   it("a malformed rule is a sentence, never a rule; a wide one carries the gate's warnings", () => {
