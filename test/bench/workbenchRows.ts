@@ -65,6 +65,12 @@ export function workbenchRows(w: WorkbenchResult, requests: number): Row[] {
       w.single.baseMissing === 0 && w.two.baseMissing === 0,
     ],
     [
+      'window-state reports against the set-up during the two-window section (first focused, or second not; a count)',
+      String(w.focusAgainst),
+      '= 0',
+      w.focusAgainst === 0,
+    ],
+    [
       'toasts in the window that does not hold the stream (a count)',
       `${w.two.inFollower}/${requests}`,
       `= ${requests}`,

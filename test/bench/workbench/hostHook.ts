@@ -6,8 +6,9 @@
  * their .js files that is required, with its bytes and when its loading began and ended, and for each main file when
  * `activate` was called, returned, and when the promise it returned settled. Times are performance.timeOrigin +
  * performance.now() (epoch ms with a fraction), as the relay (./wire.ts) and the page (./page.ts) stamp them. One
- * JSON line per fact in FOUNTAIN_BENCH_HOOK. The measured extension is not changed. It also starts the baseline
- * extension after the extension's activation (see `activate`).
+ * JSON line per fact in FOUNTAIN_BENCH_HOOK. The measured extension is not changed. It also records every window
+ * state VS Code reports to this extension host (`windowState`: the focus the product picks the toast window by), and
+ * starts the baseline extension after the extension's activation (see `activate`).
  */
 import { appendFileSync, statSync } from 'node:fs';
 import Module from 'node:module';
@@ -21,10 +22,11 @@ const out = process.env.FOUNTAIN_BENCH_HOOK;
 const WATCH = /[\\/](fountain-approvals\.fountain-approvals|fountain-bench\.minimal)-[^\\/]+[\\/](.+\.js)$/;
 const extensions = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
 
+const now = () => performance.timeOrigin + performance.now();
+const rec = (fact: Record<string, unknown>) =>
+  out && appendFileSync(out, JSON.stringify({ pid: process.pid, ...fact }) + '\n');
+
 if (out) {
-  const now = () => performance.timeOrigin + performance.now();
-  const rec = (fact: Record<string, unknown>) =>
-    appendFileSync(out, JSON.stringify({ pid: process.pid, ...fact }) + '\n');
   const js = extensions['.js'];
   extensions['.js'] = function (module, filename) {
     const m = WATCH.exec(filename);
@@ -67,6 +69,9 @@ let fountainSettled = false;
  * for 2 s, so neither activation runs inside the other's (one extension host runs both on one thread).
  */
 export function activate(): void {
+  // What VS Code tells this extension host about its window's focus (the product picks the toast window from it).
+  rec({ fact: 'windowState', focused: vscode.window.state.focused, t: now() });
+  vscode.window.onDidChangeWindowState((s) => rec({ fact: 'windowState', focused: s.focused, t: now() }));
   const timer = setInterval(() => {
     if (fountainSettled) {
       clearInterval(timer);

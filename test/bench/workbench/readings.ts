@@ -8,7 +8,8 @@ import type { WireLog } from './wire';
 
 interface Fact {
   pid: number;
-  fact: 'load' | 'activateCalled' | 'activateReturned' | 'activateSettled';
+  fact: 'load' | 'activateCalled' | 'activateReturned' | 'activateSettled' | 'windowState';
+  focused?: boolean;
   ext: 'fountain' | 'minimal';
   file?: string;
   bytes?: number;

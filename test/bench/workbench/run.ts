@@ -22,7 +22,7 @@ import { runCommand } from '../../support/workbench';
 import { fountainVsix, hookVsix, localAgentBundle, minimalVsix } from './extensions';
 import { BASELINE, clickToast, clicksOf, stampPage, waitToast } from './page';
 import { activationOf, facts, loadedBy, type Activation } from './readings';
-import { startRelay, type WireRelay } from './wire';
+import { startRelay, wallNow, type WireRelay } from './wire';
 
 const AGENT = 'Bench agent';
 const MARKER = /\b(wb[a-z]\d+x)\b/;
@@ -55,6 +55,11 @@ export interface WorkbenchResult {
   readonly single: Section;
   readonly local: LocalSection;
   readonly two: Section;
+  /**
+   * Window-state reports VS Code gave during the two-window section that contradict the set-up (the first window
+   * focused, or the second not); 0 when the harness's focus held.
+   */
+  readonly focusAgainst: number;
   /** The extension's own files required by the end of activation, and by the first toast. */
   readonly atActivation: { files: string[]; bytes: number };
   readonly byFirstToast: { files: string[]; bytes: number };
@@ -95,17 +100,13 @@ function postAfter(relay: WireRelay, after: number, pick: RegExp): number | unde
   return relay.log.requests.find((r) => r.at >= after && pick.test(r.line))?.at;
 }
 
-/**
- * Remote requests, one at a time, each toast clicked (the baseline's first, then ours). `refocus` runs after each
- * request's clicks, before the gap to the next: a click gives its page the focus, and the toast goes where the focus is.
- */
+/** Remote requests, one at a time, each toast clicked (which one first alternates). */
 async function remoteSection(
   server: LocalServer,
   relay: WireRelay,
   pages: Page[],
   tag: string,
   n: number,
-  refocus?: () => Promise<void>,
 ): Promise<Section> {
   const s = { ours: [] as number[], base: [] as number[], oursClick: [] as number[], baseClick: [] as number[] };
   let inFollower = 0;
@@ -146,7 +147,6 @@ async function remoteSection(
       baseMissing++;
       console.error(`[bench workbench] ${marker}: no baseline toast in window ${found.k + 1}`);
       await clickToast(page, marker, 'Allow', false);
-      await refocus?.();
       await sleep(schedule[i]);
       continue;
     }
@@ -163,7 +163,6 @@ async function remoteSection(
       const posted = await waitFor('the answer on the wire', () => postAfter(relay, click.at, pick));
       into.push(posted - click.at);
     }
-    await refocus?.();
     await sleep(schedule[i]);
   }
   return { ...s, inFollower, firstToastAt, baseMissing };
@@ -221,15 +220,29 @@ async function localSection(page: Page, stampsFile: string, n: number): Promise<
 }
 
 /**
- * Makes `to` the focused window and `from` not: Playwright emulates focus in every headless page, so both would
- * report focus to VS Code; `from` stops emulating it and hears a blur.
+ * Makes `to` the focused window and `from` a window in the background. Headless Chromium gives every page the focus:
+ * `document.hasFocus()` is true in both pages, with or without Playwright's focus emulation (turning it off over CDP
+ * changed nothing), so VS Code told both extension hosts `focused: true` and the product's rule for a tie (the most
+ * recently focused window, whose time moves with every window-state event) sent about half the toasts to the first
+ * window. VS Code reads its window's focus from `document.hasFocus()` on focus and blur events; `from` is made to
+ * answer false, as a background window does, and hears a blur. The caller checks what VS Code then told each
+ * extension host (the hook's `windowState` facts).
  */
 async function focusOnly(from: Page, to: Page): Promise<void> {
-  const cdp = await from.context().newCDPSession(from);
-  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
-  await from.evaluate(() => window.dispatchEvent(new Event('blur')));
+  // A string, not a function: the bundler's name helper is not defined in the page.
+  await from.evaluate(
+    "Object.defineProperty(document, 'hasFocus', { configurable: true, value: function () { return false; } });" +
+      "window.dispatchEvent(new Event('blur'));",
+  );
   await to.bringToFront();
   await to.evaluate(() => window.dispatchEvent(new Event('focus')));
+}
+
+/** The last focus VS Code reported to the extension host `pid` (the hook's `windowState` facts). */
+function lastFocus(hookFile: string, pid: number): boolean | undefined {
+  return facts(hookFile)
+    .filter((f) => f.pid === pid && f.fact === 'windowState')
+    .at(-1)?.focused;
 }
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
@@ -287,22 +300,35 @@ export async function workbenchBench(n: number, log: (s: string) => void): Promi
     const local = await localSection(first, stampsFile, n);
     log('remote requests, two windows');
     const second = await openPage(browser, url);
-    await waitFor(
+    const secondPid = await waitFor(
       "the second window's activations",
       () =>
-        facts(hookFile).some((f) => f.pid !== activation.pid && f.fact === 'activateSettled' && f.ext === 'minimal')
-          ? true
-          : undefined,
+        facts(hookFile).find((f) => f.pid !== activation.pid && f.fact === 'activateSettled' && f.ext === 'minimal')
+          ?.pid,
       180_000,
     );
     await focusOnly(first, second);
-    await sleep(3000); // the second window reports its focus to the hub
-    // The user works in the second window: it is focused again after each request's clicks (a click in the first
-    // window, where a toast may have shown, gives that page the focus back).
-    const two = await remoteSection(server, relay, [first, second], 't', n, () => focusOnly(first, second));
+    // The user works in the second window: VS Code has told the first extension host it lost the focus, the second
+    // that it has it (the second window then reports its focus to the hub, so give it a moment).
+    await waitFor(
+      'VS Code reporting the first window unfocused and the second focused',
+      () =>
+        lastFocus(hookFile, activation.pid) === false && lastFocus(hookFile, secondPid) === true ? true : undefined,
+      30_000,
+    );
+    await sleep(3000);
+    const twoFrom = wallNow();
+    const two = await remoteSection(server, relay, [first, second], 't', n);
+    // What VS Code reported during the section against that (counted in the table: it should be none).
+    const focusAgainst = facts(hookFile).filter(
+      (f) =>
+        f.fact === 'windowState' &&
+        (f.t ?? 0) >= twoFrom &&
+        ((f.pid === activation.pid && f.focused) || (f.pid === secondPid && !f.focused)),
+    ).length;
     const atActivation = loadedBy(hookFile, activation.pid, activation.fountain.settledAt);
     const byFirstToast = loadedBy(hookFile, activation.pid, single.firstToastAt);
-    return { activation, single, local, two, atActivation, byFirstToast, runDir };
+    return { activation, single, local, two, focusAgainst, atActivation, byFirstToast, runDir };
   } finally {
     await browser?.close().catch(() => undefined);
     await cs?.stop();
