@@ -100,6 +100,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     clock,
     new FountainAuthProvider(config, keys, log),
   );
+  // ExtensionMode.Test only: dist/testApi.js, built beside the bundle (esbuild.mjs) so that the shipped one carries no
+  // test hooks. What the tests change in the local agents reaches them as options; the product passes none.
+  const test =
+    context.extensionMode === vscode.ExtensionMode.Test
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require('./testApi') as typeof import('./testApi')).testHooks()
+      : undefined;
   // Local agents are the inbox's second source: their asks become requests, answered through the same router.
   // Built with the local agents' bundle, once a session is listed (src/session/lazyLocalSource.ts).
   const localSource = new LazyLocalSource(() => local.createSource(inbox));
@@ -109,6 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
     waiting: policy.waitingRequests,
     storage: context,
+    ...test?.localOptions,
   }));
   subs.push(local, ...local.register(), answers.add(localSource));
   subs.push(
@@ -170,17 +178,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   }
   log.info(`Fountain Approvals ${String((context.extension.packageJSON as { version?: string }).version)} activated`);
 
-  if (context.extensionMode !== vscode.ExtensionMode.Test) {
-    return undefined;
-  }
-  // dist/testApi.js is built beside the bundle (esbuild.mjs), so the shipped bundle carries no test hooks.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { createTestApi } = require('./testApi') as typeof import('./testApi');
-  const bundlesLoaded = {
-    policyEditor: policyEditorBundle.loaded,
-    details: detailsBundle.loaded,
-  };
-  return createTestApi({ context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded });
+  const bundlesLoaded = { policyEditor: policyEditorBundle.loaded, details: detailsBundle.loaded };
+  return test?.api({ context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded });
 }
 
 /** Resolves once every local agent's process group has ended. */

@@ -4,7 +4,9 @@ import type { Inbox, InboxItem } from './domain/inbox';
 import type { AnswerResult, ConnectionState } from './domain/model';
 import type { Recommendation } from './domain/recommendations';
 import { agentChoices } from './ui/local/agentPicker';
-import type { LocalAgents } from './ui/local/feature';
+import type { LocalAgents, LocalAgentsOptions } from './ui/local/feature';
+import type { SessionWireListener } from './ui/local/manager';
+import type { SourceEnv } from './local/launch';
 import type { Config } from './platform/config';
 import type { ConnectionManager } from './platform/connection';
 import type { ApiKeyStore } from './platform/secrets';
@@ -136,6 +138,37 @@ export interface LocalGateTestApi {
   readonly settingsProblems: () => string;
 }
 
+/**
+ * What the tests change in the local agents. activate() builds it in ExtensionMode.Test, before the local agents, and
+ * gives them {@link LocalTestOverrides.options} as composition-root parameters (the product passes none); the test API
+ * sets its fields.
+ */
+class LocalTestOverrides {
+  /** The trust check's answer instead of the workspace's (this harness cannot run an untrusted workspace). */
+  trusted: boolean | undefined;
+  /** Where the next agents get their variables (and PATH) from; undefined: the extension host's environment. */
+  sourceEnv: SourceEnv | undefined;
+  /** Every JSON-RPC line of the agents started while it is set. */
+  wireTap: SessionWireListener | undefined;
+  readonly options: Pick<LocalAgentsOptions, 'isTrusted' | 'sourceEnv' | 'wireTap'> = {
+    isTrusted: () => this.trusted ?? vscode.workspace.isTrusted,
+    sourceEnv: () => this.sourceEnv ?? process.env,
+    wireTap: () => this.wireTap,
+  };
+}
+
+/**
+ * What activate() takes from this bundle in ExtensionMode.Test only: the local agents' options (built before them)
+ * and, at the end of activation, the test API, which changes what those options read.
+ */
+export function testHooks(): {
+  readonly localOptions: LocalTestOverrides['options'];
+  readonly api: (d: TestApiDeps) => TestApi;
+} {
+  const overrides = new LocalTestOverrides();
+  return { localOptions: overrides.options, api: (d) => createTestApi(d, overrides) };
+}
+
 interface TestApiDeps {
   readonly context: vscode.ExtensionContext;
   readonly config: Config;
@@ -158,10 +191,10 @@ interface TestApiDeps {
 }
 
 /** Built by activate() only in ExtensionMode.Test; outside tests the extension returns nothing that can answer. */
-export function createTestApi(d: TestApiDeps): TestApi {
+function createTestApi(d: TestApiDeps, overrides: LocalTestOverrides): TestApi {
   const { context, config, keys, connection, inbox, tree, details, flow, policy, local, bundlesLoaded } = d;
   return {
-    local: localTestApi(local, tree),
+    local: localTestApi(local, tree, overrides),
     serverUrl: () => config.serverUrl,
     hasKey: async () => {
       const server = config.serverUrl;
@@ -226,7 +259,7 @@ export function createTestApi(d: TestApiDeps): TestApi {
   };
 }
 
-function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
+function localTestApi(local: LocalAgents, tree: PendingTree, overrides: LocalTestOverrides): LocalTestApi {
   const statuses = new Map<string, string[]>();
   let wire: { session?: string; direction: 'out' | 'in'; message: unknown }[] | undefined;
   local.onDidChangeSessions(() => {
@@ -249,22 +282,22 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
       })),
     statusLog: (id) => [...(statuses.get(id) ?? [])],
     transcript: (id) => local.session(id)?.session.transcript.render() ?? '',
-    useSourceEnv: (env) => local.configure((m) => m.useSourceEnv(env)),
+    useSourceEnv: (env) => {
+      overrides.sourceEnv = env;
+    },
     wire: () => {
       if (!wire) {
         wire = [];
         const lines = wire;
-        local.configure((m) =>
-          m.useWireTap((session, direction, line) => {
-            let message: unknown = line;
-            try {
-              message = JSON.parse(line) as unknown;
-            } catch {
-              // kept as text
-            }
-            lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
-          }),
-        );
+        overrides.wireTap = (session, direction, line) => {
+          let message: unknown = line;
+          try {
+            message = JSON.parse(line) as unknown;
+          } catch {
+            // kept as text
+          }
+          lines.push({ ...(session !== undefined ? { session } : {}), direction, message });
+        };
       }
       return [...wire];
     },
@@ -293,20 +326,20 @@ function localTestApi(local: LocalAgents, tree: PendingTree): LocalTestApi {
       const sessions = manager.sessions.length;
       const refusals: string[] = [];
       const sub = commands.onDidRefuse((m) => refusals.push(m));
-      manager.useTrust(false);
+      overrides.trusted = false;
       try {
         const result = await vscode.commands.executeCommand<string | undefined>('fountain.local.start', args);
         return { result, refusals, loads: manager.loadCount - loads, sessions: manager.sessions.length - sessions };
       } finally {
-        manager.useTrust(undefined);
+        overrides.trusted = undefined;
         sub.dispose();
       }
     },
-    gate: gateTestApi(local, tree),
+    gate: gateTestApi(local, tree, overrides),
   };
 }
 
-function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
+function gateTestApi(local: LocalAgents, tree: PendingTree, overrides: LocalTestOverrides): LocalGateTestApi {
   // Read when called: the manager (dist/localui.js) is built on first use, never at activation.
   let redraws = 0;
   tree.onDidChangeTreeData(() => redraws++);
@@ -338,12 +371,12 @@ function gateTestApi(local: LocalAgents, tree: PendingTree): LocalGateTestApi {
     },
     setMode,
     setModeUntrusted: async (id, mode) => {
-      local.manager.useTrust(false);
+      overrides.trusted = false;
       local.manager.refreshGates();
       try {
         return await setMode(id, mode, true);
       } finally {
-        local.manager.useTrust(undefined);
+        overrides.trusted = undefined;
         local.manager.refreshGates();
       }
     },

@@ -3,8 +3,8 @@
  * (and the input of policy recommendations), never a permission authority: nothing is ever answered from it.
  *
  * Storage is two rotating segments of JSON lines (current and previous), so the history is bounded at
- * 2 × `segmentSize` entries and a write is one appended line. The backend is injected; the platform layer writes
- * files in the extension's global storage, tests use memory.
+ * 2 × `segmentSize` entries and a write is one appended line. The backend is injected: the platform layer writes
+ * files in the extension's global storage (src/platform/historyStore.ts).
  */
 import * as z from 'zod/mini';
 import { Emitter, type Event } from './events';
@@ -162,27 +162,4 @@ function parseLines(lines: readonly string[]): HistoryEntry[] {
     }
   }
   return out;
-}
-
-/** An in-memory backend (tests, and the fallback when no storage folder is available). */
-export class MemoryHistoryBackend implements HistoryBackend {
-  previous: string[] = [];
-  current: string[] = [];
-  read(): Promise<{ previous: string[]; current: string[] }> {
-    return Promise.resolve({ previous: [...this.previous], current: [...this.current] });
-  }
-  append(line: string): Promise<void> {
-    this.current.push(line);
-    return Promise.resolve();
-  }
-  rotate(): Promise<void> {
-    this.previous = this.current;
-    this.current = [];
-    return Promise.resolve();
-  }
-  clear(): Promise<void> {
-    this.previous = [];
-    this.current = [];
-    return Promise.resolve();
-  }
 }

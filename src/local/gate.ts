@@ -113,8 +113,6 @@ export interface GateDecisionEvent {
   readonly sent?: LocalOutcome;
 }
 
-export type PlanSource = 'plan-update' | 'switch-mode';
-
 export type SetModeResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** Agent mode ids (claude, gemini) read as a gate mode. Yolo-like modes are never a default: they read as ask. */
@@ -174,8 +172,6 @@ export class LocalGate implements SessionGate {
   readonly onDidChangeMode: Event<GateMode> = this._onDidChangeMode.event;
   private readonly _onDidChangeGrants = new Emitter<readonly Grant[]>();
   readonly onDidChangeGrants: Event<readonly Grant[]> = this._onDidChangeGrants.event;
-  private readonly _onDidRecordPlan = new Emitter<PlanSource>();
-  readonly onDidRecordPlan: Event<PlanSource> = this._onDidRecordPlan.event;
   private readonly _onDidDecide = new Emitter<GateDecisionEvent>();
   /** Every decision, with its rule, reason and pattern. */
   readonly onDidDecide: Event<GateDecisionEvent> = this._onDidDecide.event;
@@ -283,11 +279,8 @@ export class LocalGate implements SessionGate {
   }
 
   /** Records that the agent has a plan (plan-first lets calls with effects through from then on). */
-  recordPlan(source: PlanSource): void {
-    if (!this._planRecorded) {
-      this._planRecorded = true;
-      this._onDidRecordPlan.fire(source);
-    }
+  private recordPlan(): void {
+    this._planRecorded = true;
   }
 
   /** The gate's current input, without a request (for "what would happen" and grant choices). */
@@ -328,7 +321,7 @@ export class LocalGate implements SessionGate {
   sessionUpdate(update: unknown): void {
     const u = typeof update === 'object' && update !== null ? (update as Record<string, unknown>) : {};
     if (u.sessionUpdate === 'plan' && Array.isArray(u.entries) && u.entries.length > 0) {
-      this.recordPlan('plan-update');
+      this.recordPlan();
     }
   }
 
@@ -340,14 +333,13 @@ export class LocalGate implements SessionGate {
     const option =
       sent.outcome === 'selected' ? d.request.options.find((o) => o.optionId === sent.optionId) : undefined;
     if (option && (option.kind === 'allow_once' || option.kind === 'allow_always')) {
-      this.recordPlan('switch-mode');
+      this.recordPlan();
     }
   }
 
   dispose(): void {
     this._onDidChangeMode.dispose();
     this._onDidChangeGrants.dispose();
-    this._onDidRecordPlan.dispose();
     this._onDidDecide.dispose();
   }
 }

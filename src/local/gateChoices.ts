@@ -90,20 +90,10 @@ export type ApplyGrantResult =
 /**
  * Applies a choice the user picked for an open ask: adds its session grant (an `always` choice returns its pattern
  * for the VS Code layer to write to {@link LOCAL_ALLOW_SETTING}) and answers the ask with an allow option it
- * offered. Nothing changes when the ask is already closed or offers no allow option.
- */
-export function applyGrantChoice(gate: LocalGate, ask: PendingAsk, choice: GrantChoice): ApplyGrantResult {
-  const start = beginGrant(gate, ask, choice);
-  if (!start.ok) {
-    return start.result;
-  }
-  return start.finish(ask.answer(start.optionId) === 'sent');
-}
-
-/**
- * {@link applyGrantChoice} with the answer delivered by `send` (the VS Code layer sends it through the inbox, whose
- * guard keeps "only offered, never twice" and records the answer like any other): the grant is added first, so the
- * agent's next call already meets it, and taken back when `send` reports that nothing was delivered.
+ * offered, delivered by `send` (the VS Code layer sends it through the inbox, whose guard keeps "only offered, never
+ * twice" and records the answer like any other). The grant is added first, so the agent's next call already meets
+ * it, and taken back when `send` reports that nothing was delivered. Nothing changes when the ask is already closed
+ * or offers no allow option.
  */
 export async function applyGrantChoiceVia(
   gate: LocalGate,

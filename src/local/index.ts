@@ -25,7 +25,6 @@ export type {
   LocalPermissionRequest,
   LocalToolCall,
   PendingAsk,
-  PermissionDecider,
   GateAnswer,
   PermissionDecision,
   PolicyMatch,
@@ -33,21 +32,8 @@ export type {
 } from './permissions';
 export type { GateDecision, GateMode, Grant } from '../policy';
 export { LocalGate, decideSafely, gateModeFor, sameGrant } from './gate';
-export type {
-  GateDecisionEvent,
-  GateSnapshot,
-  LocalGateOptions,
-  LocalGateSettings,
-  PlanSource,
-  SetModeResult,
-} from './gate';
-export {
-  LOCAL_ALLOW_SETTING,
-  applyGrantChoice,
-  applyGrantChoiceVia,
-  grantAnswerOption,
-  grantChoices,
-} from './gateChoices';
+export type { GateDecisionEvent, GateSnapshot, LocalGateOptions, LocalGateSettings, SetModeResult } from './gate';
+export { LOCAL_ALLOW_SETTING, applyGrantChoiceVia, grantAnswerOption, grantChoices } from './gateChoices';
 export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
 export { outsideSentence } from './outsideSandbox';
 export { probeRequests, whatWouldHappen } from './whatWouldHappen';

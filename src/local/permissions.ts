@@ -78,13 +78,6 @@ export interface PendingAsk {
 export type AskInbox = (ask: PendingAsk) => void;
 
 /**
- * A decision point that replaces the policy (for a later gate): resolves with an offered option id or `'cancelled'`.
- * It runs under the same rules: an id that was not offered is never sent (the reject option is, instead), the ask
- * timeout, Cancel Turn and an agent exit still close the request, and a late result is dropped.
- */
-export type PermissionDecider = (request: LocalPermissionRequest, signal: AbortSignal) => Promise<string>;
-
-/**
  * The local gate's answer for one request: `sent` when it decided by itself (always an offered option id or
  * `cancelled`), absent when the request goes to the inbox (the ask timeout and every other rule still apply).
  */
@@ -108,8 +101,7 @@ export type PolicyMatch = 'title' | 'kind' | 'default' | 'none';
 /** A decision made for one request, for history and provenance ("asked by kind "execute" in the local policy"). */
 export interface PermissionDecision {
   readonly request: LocalPermissionRequest;
-  /** `custom`: a {@link PermissionDecider} decided, not the policy. */
-  readonly verdict: Verdict | 'custom';
+  readonly verdict: Verdict;
   readonly policyKey: string | null;
   readonly matchedBy: PolicyMatch;
   /** How it ended; `sent` is absent when nothing was sent (agent exited, request withdrawn). */
@@ -174,8 +166,6 @@ export interface PermissionBrokerOptions {
   readonly ask: AskInbox;
   /** Overrides the policy's `ask_timeout` (tests); seconds. */
   readonly askTimeoutSec?: number;
-  /** Replaces the policy lookup (see {@link PermissionDecider}); the inbox is then not asked. */
-  readonly decide?: PermissionDecider;
   /** Replaces the policy lookup with the local gate; its asks go to the inbox. */
   readonly gate?: SessionGate;
 }
@@ -218,27 +208,27 @@ export class PermissionBroker {
     signal?: AbortSignal,
     onAsk?: (ask: PendingAsk) => void,
   ): Promise<LocalOutcome | undefined> {
-    const custom = this.opts.gate ? undefined : this.opts.decide;
     if (this.opts.gate) {
       let gated: GateAnswer | undefined;
       try {
         gated = this.opts.gate.decide(request);
       } catch {
         // A gate that cannot decide never lets the policy answer in its place: a human is asked.
-        return this.ask(request, 'ask', null, 'none', undefined, signal, onAsk);
+        return this.ask(request, 'ask', null, 'none', signal, onAsk);
       }
       return this.decideGated(request, gated, signal, onAsk);
     }
-    const { verdict, key } = custom
-      ? { verdict: 'custom' as const, key: null }
-      : verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind });
+    const { verdict, key } = verdictOf(this.opts.policy, {
+      title: request.toolCall.title,
+      kind: request.toolCall.kind,
+    });
     const matchedBy = matchOf(request, key);
     if (verdict === 'auto_allow' || verdict === 'auto_deny') {
       const sent = verdict === 'auto_deny' ? denyOutcome(request.options) : autoOutcome(verdict, request.options);
       this._onDidDecide.fire({ request, verdict, policyKey: key, matchedBy, close: { reason: 'policy', sent } });
       return sent;
     }
-    return this.ask(request, verdict, key, matchedBy, custom, signal, onAsk);
+    return this.ask(request, verdict, key, matchedBy, signal, onAsk);
   }
 
   private decideGated(
@@ -267,15 +257,14 @@ export class PermissionBroker {
       gate.rule === 'mode'
         ? verdictOf(this.opts.policy, { title: request.toolCall.title, kind: request.toolCall.kind }).key
         : null;
-    return this.ask(request, 'ask', key, matchOf(request, key), undefined, signal, onAsk, gate);
+    return this.ask(request, 'ask', key, matchOf(request, key), signal, onAsk, gate);
   }
 
   private async ask(
     request: LocalPermissionRequest,
-    verdict: Verdict | 'custom',
+    verdict: Verdict,
     key: string | null,
     matchedBy: PolicyMatch,
-    custom: PermissionDecider | undefined,
     signal: AbortSignal | undefined,
     onAsk: ((ask: PendingAsk) => void) | undefined,
     gate?: GateDecision,
@@ -291,25 +280,10 @@ export class PermissionBroker {
       this._onDidChangeOpen.fire(this.open.size);
       signal?.addEventListener('abort', () => ask.close({ reason: 'withdrawn' }), { once: true });
       onAsk?.(ask);
-      if (custom) {
-        const ac = new AbortController();
-        void ask.closed.then(() => ac.abort());
-        custom(request, ac.signal).then(
-          (id) => {
-            if (id === 'cancelled') {
-              ask.close({ reason: 'answered', sent: { outcome: 'cancelled' } });
-            } else if (ask.answer(id) === 'not_offered') {
-              ask.close({ reason: 'answered', sent: denyOutcome(request.options) });
-            }
-          },
-          () => ask.close({ reason: 'answered', sent: denyOutcome(request.options) }),
-        );
-      } else {
-        try {
-          this.opts.ask(ask);
-        } catch {
-          // A broken inbox must not leave the agent hanging: the timeout still answers.
-        }
+      try {
+        this.opts.ask(ask);
+      } catch {
+        // A broken inbox must not leave the agent hanging: the timeout still answers.
       }
     }
     const close = await ask.closed;

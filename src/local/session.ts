@@ -16,7 +16,6 @@ import {
   PermissionBroker,
   type AskInbox,
   type PendingAsk,
-  type PermissionDecider,
   type PermissionDecision,
   type SessionGate,
 } from './permissions';
@@ -38,8 +37,6 @@ export interface LocalSessionOptions {
   readonly log?: (line: string) => void;
   /** Every JSON-RPC line in each direction (trace logging, tests). */
   readonly onWire?: WireListener;
-  /** Replaces the policy (a later gate); the inbox is then not asked. */
-  readonly decide?: PermissionDecider;
   /** The local gate (src/local/gate.ts): decides before the inbox, which gets what it asks about. */
   readonly gate?: SessionGate;
   /** The gate's mode: the agent is kept in the mode of its own that fits it (see agentModes.ts). Default ask. */
@@ -116,7 +113,6 @@ export class LocalAgentSession {
       policy: options.spec.policy,
       ask: options.ask,
       ...(options.askTimeoutSec !== undefined ? { askTimeoutSec: options.askTimeoutSec } : {}),
-      ...(options.decide ? { decide: options.decide } : {}),
       ...(options.gate ? { gate: options.gate } : {}),
     });
     this.onDidDecide = this.broker.onDidDecide;

@@ -8,13 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { allowPathProblem, type AllowPath } from '../../policy/scope';
 import { bwrapArgs } from './bwrap';
-import {
-  BWRAP_INSTALL,
-  detectSandbox,
-  type SandboxDetection,
-  type SandboxTool,
-  type SandboxUnavailable,
-} from './detect';
+import { BWRAP_INSTALL, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
 import { AGENT_STATE } from './paths';
 import { planSandbox, type PathFacts, type SandboxPlan } from './plan';
 import { seatbeltProfile } from './seatbelt';
@@ -54,8 +48,6 @@ export interface SandboxRequest {
   readonly hidden?: readonly string[];
   /** Before an agent starts unsandboxed (`off`, or none available under `auto`); false: it does not start. */
   readonly beforeUnsandboxed?: (c: Unsandboxed) => Promise<boolean> | boolean;
-  /** Tests: what the machine has. */
-  readonly detect?: () => Promise<SandboxDetection>;
 }
 
 const UNAVAILABLE: Readonly<Record<Unsandboxed['reason'], string>> = {
@@ -160,7 +152,7 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
     return unsandboxed({ sandboxed: false, reason: 'off' });
   }
   // bubblewrap is looked up on the agent's own PATH, as its command is.
-  const found = await (req.detect ?? (() => detectSandbox(process.platform, t.env.PATH)))();
+  const found = await detectSandbox(process.platform, t.env.PATH);
   if (found.tool === undefined) {
     const c: Unsandboxed = {
       sandboxed: false,

@@ -78,8 +78,3 @@ export function detectSandbox(
   }
   return p;
 }
-
-/** Tests: forget the probes. */
-export function forgetSandboxDetection(): void {
-  cache.clear();
-}

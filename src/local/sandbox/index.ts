@@ -9,7 +9,7 @@ export type {
   SandboxWrapper,
   Unsandboxed,
 } from './confine';
-export { BWRAP_INSTALL, detectSandbox, forgetSandboxDetection } from './detect';
+export { BWRAP_INSTALL, detectSandbox } from './detect';
 export type { SandboxDetection, SandboxTool, SandboxUnavailable } from './detect';
 export { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, PROTECTED_WORKSPACE, READ_ONLY_HOME } from './paths';
 export type { AgentState } from './paths';

@@ -34,8 +34,9 @@ export interface CommandDeps {
  * no argument: `executeCommand('fountain.request.allowOnce')` or a `command:fountain.request.allowOnce` link never
  * answers "whatever row was last selected".
  *
- * The keyboard (Ctrl+Alt+Y / Ctrl+Alt+N) binds to separate internal ids, not in the palette, whose keybinding has
- * the when-clause `focusedView == fountain.pending` (VS Code checks it at the key press) and the argument
+ * The keyboard (Ctrl+Alt+Shift+A / Ctrl+Alt+Shift+R, Cmd on macOS) binds to separate internal ids, not in the
+ * palette (`fountain.pending.allowOnceFocused` / `rejectFocused`), whose keybinding has the when-clause
+ * `focusedView == fountain.pending` (VS Code checks it at the key press) and the argument
  * `{ $treeViewId, $focusedTreeItem }`. VS Code turns that argument into the tree's focused element only on its way
  * from the workbench to this extension host; a call from another extension in this host gets the plain object,
  * which is not an element we issued, and is refused. No VS Code API tells an extension whether a view has focus,

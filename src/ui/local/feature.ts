@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../util/lifecycle';
 import { lazyBundle } from '../lazyBundle';
 import { LOCAL_COMMAND_IDS } from './commandIds';
-import { loadLocalBundle, localBundleLoaded, type LocalModule } from './loader';
+import { loadLocalBundle, localBundleLoaded } from './loader';
 import type { LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { PendingAsk } from '../../local';
@@ -29,7 +29,6 @@ const uiBundle = lazyBundle<typeof import('./ui')>('localui.js');
 
 export class LocalAgents extends Disposable {
   private _manager: LocalSessionManager | undefined;
-  private readonly load: () => LocalModule;
   private readonly log: vscode.LogOutputChannel;
   private _ui: LocalUi | undefined;
   private issued: IssuedElement = () => undefined;
@@ -39,7 +38,6 @@ export class LocalAgents extends Disposable {
 
   constructor(private readonly opts: LocalAgentsOptions) {
     super();
-    this.load = opts.load ?? loadLocalBundle;
     this.log = opts.log;
   }
 
@@ -48,25 +46,13 @@ export class LocalAgents extends Disposable {
     if (!this._manager) {
       // Its deps, and the listeners that keep its gates current, are built in dist/localui.js (managerDeps.ts).
       const ui = uiBundle.load();
-      const m = (this._manager = this._register(new ui.LocalSessionManager(ui.managerDeps(this.opts, this.load))));
+      const m = (this._manager = this._register(
+        new ui.LocalSessionManager(ui.managerDeps(this.opts, loadLocalBundle)),
+      ));
       ui.refreshGatesOnChange(m).forEach((d) => this._register(d));
       this._register(m.onDidChangeSessions(() => this._onDidChangeSessions.fire()));
-      for (const f of this.pending.splice(0)) {
-        f(m);
-      }
     }
     return this._manager;
-  }
-
-  private readonly pending: ((m: LocalSessionManager) => void)[] = [];
-
-  /** Tests: configures the manager now if it exists, else once it is built (so setting up loads nothing). */
-  configure(f: (m: LocalSessionManager) => void): void {
-    if (this._manager) {
-      f(this._manager);
-    } else {
-      this.pending.push(f);
-    }
   }
 
   /** Every session that is running or crashed, oldest first (none before the manager exists). */
@@ -135,7 +121,7 @@ export class LocalAgents extends Disposable {
    * (dist/local.js: a local ask exists only once a session does, so that bundle is loaded already).
    */
   createSource(inbox: Inbox): LocalSource {
-    return uiBundle.load().createLocalSource(inbox, this.load);
+    return uiBundle.load().createLocalSource(inbox, loadLocalBundle);
   }
 
   /** What the inbox's local source knows of a listed session (built in dist/localui.js, loaded once one exists). */

@@ -53,8 +53,8 @@ export interface LocalManagerDeps {
   readonly log: LocalLog;
   /** Where agents' variables come from. Default: the extension host's environment. */
   readonly sourceEnv?: () => SourceEnv;
-  /** The ask timeout override (tests). */
-  readonly askTimeoutSec?: number;
+  /** Every JSON-RPC line of the agents started while it returns a listener, in each direction. Default: none. */
+  readonly wireTap?: () => SessionWireListener | undefined;
   /** The `fountain.local.*` settings each session's gate decides with. Default: none (the gate's own defaults). */
   readonly gateSettings?: () => LocalGateSettings;
   /** The workspace folders (absolute): read + write for the gate. Default: the session's own folder. */
@@ -162,16 +162,10 @@ export class LocalSessionManager extends Disposable {
     return this.list.find((s) => s.id === id);
   }
 
-  private trustOverride: boolean | undefined;
   private loads = 0;
 
   get isTrusted(): boolean {
-    return this.trustOverride ?? this.deps.isTrusted();
-  }
-
-  /** Tests: answers the trust check instead of the workspace (this harness cannot run an untrusted workspace). */
-  useTrust(trusted: boolean | undefined): void {
-    this.trustOverride = trusted;
+    return this.deps.isTrusted();
   }
 
   /** How often src/local was asked for past the trust check (every start goes through {@link module}). */
@@ -196,22 +190,8 @@ export class LocalSessionManager extends Disposable {
     return this.list.length > 0 ? this.deps.load() : undefined;
   }
 
-  private envOverride: SourceEnv | undefined;
-
   get sourceEnv(): SourceEnv {
-    return this.envOverride ?? this.deps.sourceEnv?.() ?? process.env;
-  }
-
-  /** Tests: the environment the next agents get their variables (and PATH) from; undefined restores the default. */
-  useSourceEnv(env: SourceEnv | undefined): void {
-    this.envOverride = env;
-  }
-
-  private wireTap: SessionWireListener | undefined;
-
-  /** Tests: every JSON-RPC line of the agents started from now on, in each direction (undefined: none). */
-  useWireTap(listener: SessionWireListener | undefined): void {
-    this.wireTap = listener;
+    return this.deps.sourceEnv?.() ?? process.env;
   }
 
   /** Starts `spec` in `folder`. Throws UntrustedWorkspaceError, AgentNotFoundError or AgentStartError. */
@@ -227,6 +207,7 @@ export class LocalSessionManager extends Disposable {
       ...(spec.defaultMode !== undefined ? { agentDefaultMode: spec.defaultMode } : {}),
       trusted: this.isTrusted,
     });
+    const tapped = this.deps.wireTap?.() !== undefined;
     let session: LocalAgentSession;
     try {
       session = await local.LocalAgentSession.start({
@@ -244,9 +225,8 @@ export class LocalSessionManager extends Disposable {
         },
         sourceEnv: this.sourceEnv,
         ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
-        ...(this.wireTap ? { onWire: (d: WireDirection, line: string) => this.wireTap?.(owner?.id, d, line) } : {}),
+        ...(tapped ? { onWire: (d: WireDirection, line: string) => this.deps.wireTap?.()?.(owner?.id, d, line) } : {}),
         log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
-        ...(this.deps.askTimeoutSec !== undefined ? { askTimeoutSec: this.deps.askTimeoutSec } : {}),
       });
     } catch (e) {
       gate.dispose();

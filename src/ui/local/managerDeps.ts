@@ -21,11 +21,14 @@ export interface LocalAgentsOptions {
    * Patterns): handed over here, never reached through a command another extension could run.
    */
   readonly waiting: WaitingRequests;
-  /** Overrides for tests: trust, where agents' variables come from, the bundle loader, the ask timeout. */
-  readonly isTrusted?: () => boolean;
+  /**
+   * What activate() passes in ExtensionMode.Test only (src/testApi.ts builds them; the product passes none): the trust
+   * check (default: the workspace's), where agents' variables come from (default: the extension host's environment)
+   * and a tap on every JSON-RPC line (default: none).
+   */
+  readonly isTrusted?: LocalManagerDeps['isTrusted'];
   readonly sourceEnv?: LocalManagerDeps['sourceEnv'];
-  readonly load?: () => LocalModule;
-  readonly askTimeoutSec?: number;
+  readonly wireTap?: LocalManagerDeps['wireTap'];
   /**
    * Where the extension keeps its own files (its storage folders are never visible to a sandboxed agent): read with
    * the sandbox setting at each agent start (src/ui/local/sandboxSettings.ts, in dist/localui.js).
@@ -41,7 +44,7 @@ export function managerDeps(opts: LocalAgentsOptions, load: () => LocalModule): 
     ask: opts.ask,
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
     ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
-    ...(opts.askTimeoutSec !== undefined ? { askTimeoutSec: opts.askTimeoutSec } : {}),
+    ...(opts.wireTap ? { wireTap: opts.wireTap } : {}),
     gateSettings: readLocalGateSettings,
     roots: workspaceRoots,
     sandbox: () => readSandboxRequest(opts.storage ? extensionStoragePaths(opts.storage) : []),

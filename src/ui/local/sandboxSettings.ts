@@ -14,12 +14,6 @@ export const SANDBOX_SETTING = 'sandbox';
 let offConfirmed = false;
 const warned = new Set<string>();
 
-/** Tests: the modal and the warnings as if the window had just opened. */
-export function resetSandboxNotices(): void {
-  offConfirmed = false;
-  warned.clear();
-}
-
 async function beforeUnsandboxed(c: Unsandboxed): Promise<boolean> {
   if (c.reason === 'off') {
     if (offConfirmed) {

@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HistoryLog, MemoryHistoryBackend, type HistoryEntry } from '../../../src/domain/history';
+import { HistoryLog, type HistoryEntry } from '../../../src/domain/history';
 import { CURRENT_FILE, FileHistoryBackend, PREVIOUS_FILE } from '../../../src/platform/historyStore';
+import { MemoryHistoryBackend } from '../../support/memoryHistoryBackend';
 
 const entry = (n: number, over: Partial<HistoryEntry> = {}): HistoryEntry => ({
   at: n,

@@ -3,11 +3,12 @@
 import * as assert from 'node:assert/strict';
 import {
   LocalGate,
-  applyGrantChoice,
+  applyGrantChoiceVia,
   gateModeFor,
   grantChoices,
   whatWouldHappen,
   type GateDecisionEvent,
+  type GrantChoice,
   type LocalGateOptions,
   type LocalOption,
   type LocalPermissionRequest,
@@ -63,6 +64,11 @@ function setup(opts: Partial<LocalGateOptions> = {}, askTimeoutSec?: number) {
   return { gate, b, asks, events, decisions };
 }
 
+/** A grant choice applied as the VS Code layer does (applyGrantChoiceVia), with the answer sent to the ask itself. */
+function apply(gate: LocalGate, ask: PendingAsk, choice: GrantChoice) {
+  return applyGrantChoiceVia(gate, ask, choice, (id) => Promise.resolve(ask.answer(id) === 'sent'));
+}
+
 describe('local gate: the decider', () => {
   it('deny: the first reject option is sent without asking, with the rule and reason in both events', async () => {
     const { b, asks, events, decisions } = setup({ mode: 'plan' });
@@ -103,6 +109,17 @@ describe('local gate: the decider', () => {
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'reject' });
     assert.equal(decisions[0].close.reason, 'timeout');
     assert.equal(decisions[0].gate?.rule, 'mode');
+  });
+
+  it('Cancel Turn answers an open ask cancelled; a late answer is not sent', async () => {
+    const { b, asks, decisions } = setup();
+    const pending = b.decide(shell('make build'));
+    assert.equal(b.openAsks.length, 1);
+    assert.equal(b.cancelAll(), 1);
+    assert.deepEqual(await pending, { outcome: 'cancelled' });
+    assert.equal(asks[0].answer('allow'), 'closed');
+    assert.equal(b.openAsks.length, 0);
+    assert.deepEqual([decisions[0].close.reason, decisions[0].gate?.rule], ['cancelled', 'mode']);
   });
 
   it('an ask by the mode names the policy key that said ask; an ask by the path scope names none', async () => {
@@ -223,8 +240,6 @@ describe('local gate: session state', () => {
 
   it('plan-first: refused until a plan update with entries, or an allowed switch_mode request', async () => {
     const { gate, b, asks } = setup({ settings: { requirePlan: true }, mode: 'acceptEdits' });
-    const sources: string[] = [];
-    gate.onDidRecordPlan((s) => sources.push(s));
     assert.deepEqual(await b.decide(write(`${ROOT}/a.txt`)), { outcome: 'selected', optionId: 'reject' });
     gate.sessionUpdate({ sessionUpdate: 'plan', entries: [] });
     gate.sessionUpdate({ sessionUpdate: 'agent_message_chunk', entries: [{}] });
@@ -253,7 +268,7 @@ describe('local gate: session state', () => {
       entries: [{ content: 'x', priority: 'high', status: 'pending' }],
     });
     assert.equal(other.gate.planRecorded, true);
-    assert.deepEqual(sources, ['switch-mode']);
+    assert.deepEqual(await other.b.decide(write(`${ROOT}/a.txt`)), { outcome: 'selected', optionId: 'allow' });
   });
 });
 
@@ -268,10 +283,10 @@ describe('local gate: grant choices', () => {
     );
     assert.deepEqual(choices[1].grant, { scope: 'verb', verb: 'git' });
     assert.equal(choices[2].pattern, 'execute:git status');
-    assert.deepEqual(applyGrantChoice(gate, asks[0], choices[1]), { sent: true, optionId: 'allow' });
+    assert.deepEqual(await apply(gate, asks[0], choices[1]), { sent: true, optionId: 'allow' });
     assert.deepEqual(await pending, { outcome: 'selected', optionId: 'allow' });
     assert.deepEqual(gate.grants, [{ scope: 'verb', verb: 'git' }]);
-    assert.deepEqual(applyGrantChoice(gate, asks[0], choices[0]), { sent: false, reason: 'closed' });
+    assert.deepEqual(await apply(gate, asks[0], choices[0]), { sent: false, reason: 'closed' });
     assert.equal(gate.grants.length, 1, 'nothing is added for a closed ask');
   });
 
@@ -297,7 +312,7 @@ describe('local gate: grant choices', () => {
     const { gate, b, asks } = setup();
     const pending = b.decide(shell('make test'));
     const always = grantChoices(gate, asks[0].request).find((c) => c.id === 'always')!;
-    assert.deepEqual(applyGrantChoice(gate, asks[0], always), {
+    assert.deepEqual(await apply(gate, asks[0], always), {
       sent: true,
       optionId: 'allow',
       pattern: 'execute:make test',

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   LocalGate,
-  applyGrantChoice,
+  applyGrantChoiceVia,
   grantChoices,
   whatWouldHappen,
   type GateDecisionEvent,
@@ -125,7 +125,8 @@ describe('local gate: real claude through LocalAgentSession', function () {
     const verb = grantChoices(gate, ask.request).find((c) => c.id === 'verb');
     assert.ok(verb, 'a verb grant is offered for git init');
     assert.match(verb.label, /git \*/);
-    assert.deepEqual(applyGrantChoice(gate, ask, verb), { sent: true, optionId: 'allow' });
+    const send = (id: string) => Promise.resolve(ask.answer(id) === 'sent');
+    assert.deepEqual(await applyGrantChoiceVia(gate, ask, verb, send), { sent: true, optionId: 'allow' });
     assert.equal(await first, 'end_turn');
     assert.deepEqual(resultsFor(h, 0), [{ outcome: { outcome: 'selected', optionId: 'allow' } }]);
     assert.deepEqual(gate.grants, [{ scope: 'verb', verb: 'git' }]);
