@@ -5,8 +5,14 @@
  * left out (a kept pattern outlives the session). A history entry keeps only its kind and label; it is read back
  * into the tool call the gate reads (its command, path or URL).
  */
-import { checkAllowPattern, dryRunPattern, gateRequestFrom, type GateInput, type GateRequest } from '../policy';
-import type { ToolCallLike } from '../policy';
+import {
+  checkAllowPattern,
+  dryRunPattern,
+  gateRequestFrom,
+  type GateInput,
+  type GateRequest,
+  type ToolCallLike,
+} from '../policy';
 import type { HistoryEntry } from './history';
 
 /** What is known of a waiting request to match a rule against (handed across bundles as plain data). */

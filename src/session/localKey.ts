@@ -10,3 +10,8 @@ export function localSourceId(sessionId: string): string {
 export function isLocalSource(server: string): boolean {
   return server.startsWith(PREFIX);
 }
+
+/** The session id a local source id (`local:<session id>`) names; undefined for any other source. */
+export function localSessionIdOf(server: string): string | undefined {
+  return isLocalSource(server) ? server.slice(PREFIX.length) : undefined;
+}

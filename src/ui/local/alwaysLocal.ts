@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { checkRule, entryAllowed, patternAllows, waitingAllowed, type RuleGate } from '../../domain/dryRunMatch';
-import { isLocalSource } from '../../session/localKey';
+import { isLocalSource, localSessionIdOf } from '../../session/localKey';
 import type { GateRequest } from '../../policy';
 import type { AlwaysRequest, RuleMatcher } from '../always/alwaysModal';
 import type { ManagedSession } from './manager';
@@ -23,7 +23,8 @@ export function sessionGates(manager: {
   get(id: string): ManagedSession | undefined;
 }): (server: string) => RuleGate | undefined {
   return (server) => {
-    const m = isLocalSource(server) ? manager.get(server.slice('local:'.length)) : undefined;
+    const id = localSessionIdOf(server);
+    const m = id === undefined ? undefined : manager.get(id);
     return m && ruleGateOf(m);
   };
 }

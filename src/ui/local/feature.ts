@@ -12,6 +12,7 @@ import type { LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { PendingAsk } from '../../local';
 import type { Inbox } from '../../domain/inbox';
+import { localSessionIdOf } from '../../session/localKey';
 import type { LocalSessionInfo, LocalSource } from '../../session/localSource';
 import type { LocalAgentsOptions } from './managerDeps';
 import type { FlowAnswer } from './grantPicks';
@@ -91,7 +92,8 @@ export class LocalAgents extends Disposable {
   /** A session's gate mode and grants for its tree group (server `local:<id>`). */
   treeExtras(server: string): LocalGroupExtras | undefined {
     // Sessions exist only after Start Local Agent loaded the UI bundle, so this loads nothing new.
-    const s = this.session(server.slice('local:'.length));
+    const id = localSessionIdOf(server);
+    const s = id === undefined ? undefined : this.session(id);
     return s && this.ui().treeExtras(s);
   }
 

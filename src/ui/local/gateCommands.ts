@@ -11,6 +11,7 @@ import type { GateMode, Grant, WouldHappen } from '../../local';
 import type { ApprovalEntry, LocalRecommendation } from '../../policy';
 import { escapeIcons } from '../../domain/inertText';
 import { LOCAL_SECTION, workspaceRoots } from '../../platform/localGateSettings';
+import { localSessionIdOf } from '../../session/localKey';
 import {
   answerCovered,
   coveredLines,
@@ -170,7 +171,8 @@ export class GateCommands {
     if (el?.kind === 'conversation') {
       const key: unknown = JSON.parse(el.id);
       const server = Array.isArray(key) && typeof key[0] === 'string' ? key[0] : '';
-      return server.startsWith('local:') ? this.manager.get(server.slice('local:'.length)) : undefined;
+      const id = localSessionIdOf(server);
+      return id === undefined ? undefined : this.manager.get(id);
     }
     if (arg !== undefined) {
       return undefined;
