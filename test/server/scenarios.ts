@@ -1,7 +1,7 @@
 /**
  * Named scenarios that populate a fresh server. `demo`: several conversations from different agents, requests
  * arriving over the first minute (clock-driven, so a manual clock only plays them as it is advanced), one detached
- * request with a deadline days away, and the real agent when it is available.
+ * request with a deadline days away, and the real claude-agent-acp and Gemini CLI agents when they are installed.
  */
 import type { RunningServer } from './server';
 
@@ -63,6 +63,12 @@ const DEMO: Step[] = [
     agent: 'real-claude',
     title: 'Real Claude adapter',
     prompt: 'Please create file demo-real.txt containing hello from the real agent',
+  },
+  {
+    atMs: 10_000,
+    agent: 'real-gemini',
+    title: 'Real Gemini CLI',
+    prompt: 'Please create file demo-gemini.txt containing hello from Gemini',
   },
 ];
 
