@@ -35,7 +35,8 @@ async function paletteOffers(page: Page, title: string): Promise<boolean> {
 
 async function openAccountsMenu(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
-  await page.locator('.activitybar .action-item a[aria-label^="Accounts"]').first().click();
+  // The item itself: while a sign-in is requested its badge covers the icon.
+  await page.locator('.activitybar .action-item:has(a[aria-label^="Accounts"])').first().click();
   await page.locator('.monaco-menu-container .monaco-menu').first().waitFor({ timeout: 10_000 });
 }
 
@@ -61,6 +62,29 @@ describe('UI: signing in and out in the real workbench', function () {
   });
   after(async () => {
     await wb?.close();
+  });
+
+  it('while signed out, the Accounts menu offers Sign in with Fountain, which opens the sign-in', async () => {
+    const { page } = wb;
+    // The badge VS Code puts on the Accounts icon once an extension asked for a session it could not get.
+    await page
+      .locator('.activitybar a[aria-label="Accounts - Sign in requested"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await openAccountsMenu(page);
+    const entry = page.locator('.monaco-menu .action-item', {
+      hasText: /Sign in with Fountain to use Fountain Approvals/,
+    });
+    await entry.first().waitFor({ timeout: 15_000 });
+    await screenshot(page, path.join(wb.runDir, 'accounts-menu-signed-out.png'));
+    await entry.first().hover();
+    await entry.first().click();
+    // Choosing it runs the provider's createSession: the same key prompt as Fountain: Sign In.
+    const prompt = page.locator('.quick-input-widget', { hasText: 'API key for the Fountain server' });
+    await prompt.waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.deepEqual(await openStreams(wb), [], 'nothing was signed in');
   });
 
   it('refuses a key the server refuses, in the server words, and stores nothing', async () => {

@@ -32,6 +32,7 @@ export class FountainAuthProvider extends Disposable implements vscode.Authentic
     super();
     this._ready = this.current().then((s) => {
       this._last = s;
+      void this.offerSignIn();
     });
     this._register(keys.onDidChange(() => void this.refresh()));
     this._register(
@@ -105,6 +106,26 @@ export class FountainAuthProvider extends Disposable implements vscode.Authentic
       this._onDidChangeSessions.fire({ added: [], removed: [], changed: [next] });
     } else {
       this._onDidChangeSessions.fire({ added: next ? [next] : [], removed: prev ? [prev] : [], changed: [] });
+    }
+    if (!next) {
+      void this.offerSignIn();
+    }
+  }
+
+  /**
+   * While no key is stored or given in the environment for the configured server, asks VS Code for a session without
+   * creating one: VS Code then lists "Sign in with Fountain to use Fountain Approvals" in the Accounts menu (with a
+   * badge), and choosing it runs {@link createSession}. Nothing is shown in a modal and nothing is signed in by itself.
+   */
+  private async offerSignIn(): Promise<void> {
+    const server = this.config.serverUrl;
+    if (this.isDisposed || (server && (await this.keys.get(server)))) {
+      return;
+    }
+    try {
+      await vscode.authentication.getSession(AUTH_PROVIDER_ID, [], { createIfNone: false });
+    } catch (err) {
+      this.log.warn(`could not offer Sign In in the Accounts menu: ${(err as Error)?.message ?? String(err)}`);
     }
   }
 }
