@@ -96,7 +96,7 @@ function commandUse(cmd: NormCommand, env: PathEnv): UsedPath[] {
   };
   const paths = cmd.literal ? [...commandPaths(cmd), ...writtenPaths(cmd.argv, env.home)] : [];
   for (const p of paths) {
-    if (p.word === '.' && cwd === undefined && p.access === 'read') {
+    if (p.word === '.' && cwd === undefined && cmd.cwdLost !== true && p.access === 'read') {
       continue;
     }
     out.push({ given: p.word, access: p.access, ...place(p.word), source: 'command' });
