@@ -36,6 +36,7 @@ import { isGrant } from './grants';
 import { normaliseLine, type NormCommand } from './normalise';
 import { joinDir, placePath, type PathEnv } from './paths';
 import { verdictOf } from './verdicts';
+import { listFileWord, writtenPaths } from './writeSpecs';
 import {
   GATE_MODES,
   EDIT_KINDS,
@@ -68,14 +69,37 @@ export {
 
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
-function commandUse(cmd: NormCommand, env: PathEnv): UsedPath[] {
-  const cwd = joinDir(env.cwd, cmd.cwd);
+const LOST =
+  'an earlier "cd" of the line may or may not have worked when this runs, so the gate cannot tell which directory';
+
+/** What a command cannot have placed: what a list or standard input names, operands added at run time. */
+function unplaceable(cmd: NormCommand): UsedPath[] {
+  const list = cmd.literal ? listFileWord(cmd.argv) : undefined;
   const out: UsedPath[] = [];
-  for (const p of cmd.literal ? commandPaths(cmd) : []) {
-    if (p.word === '.' && cwd === undefined) {
+  if (list !== undefined) {
+    const why = `"${cmd.argv[0]}" names its files in a list (${list.slice(0, 60)}), which the gate cannot read`;
+    out.push({ given: list, access: 'read', placed: undefined, source: 'command', unplaced: why });
+  }
+  if (cmd.more === true) {
+    const why = `${cmd.via[cmd.via.length - 1] ?? 'xargs'} adds operands to "${cmd.argv[0]}" at run time, from its input`;
+    out.push({ given: cmd.argv[0], access: 'read', placed: undefined, source: 'command', unplaced: why });
+  }
+  return out;
+}
+
+function commandUse(cmd: NormCommand, env: PathEnv): UsedPath[] {
+  const cwd = cmd.cwdLost === true ? undefined : joinDir(env.cwd, cmd.cwd);
+  const out: UsedPath[] = unplaceable(cmd);
+  const place = (word: string): Pick<UsedPath, 'placed' | 'unplaced'> => {
+    const placed = placePath(word, cwd, env);
+    return placed === undefined && cmd.cwdLost === true ? { placed, unplaced: `${LOST} "${word}" is in` } : { placed };
+  };
+  const paths = cmd.literal ? [...commandPaths(cmd), ...writtenPaths(cmd.argv, env.home)] : [];
+  for (const p of paths) {
+    if (p.word === '.' && cwd === undefined && cmd.cwdLost !== true && p.access === 'read') {
       continue;
     }
-    out.push({ given: p.word, access: p.access, placed: placePath(p.word, cwd, env), source: 'command' });
+    out.push({ given: p.word, access: p.access, ...place(p.word), source: 'command' });
   }
   for (const r of cmd.redirects) {
     if (
@@ -87,7 +111,7 @@ function commandUse(cmd: NormCommand, env: PathEnv): UsedPath[] {
       continue;
     }
     const access = WRITE_OPS.has(r.op) || r.op === '>&' ? 'write' : 'read';
-    out.push({ given: r.target, access, placed: placePath(r.target, cwd, env), source: 'redirect' });
+    out.push({ given: r.target, access, ...place(r.target), source: 'redirect' });
   }
   return out;
 }
@@ -140,7 +164,9 @@ function context(input: GateInput): Ctx {
 }
 
 function decidePolicy(ctx: Ctx): GateDecision | undefined {
-  const { verdict, key } = verdictOf(ctx.cfg.policy, { title: ctx.req.title, kind: ctx.kind });
+  // A request that carries a command runs it: the policy reads it as the execute it is, whatever kind it names.
+  const kind = ctx.command !== undefined ? 'execute' : ctx.kind;
+  const { verdict, key } = verdictOf(ctx.cfg.policy, { title: ctx.req.title, kind });
   if (verdict === 'ask') {
     return undefined;
   }

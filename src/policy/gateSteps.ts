@@ -158,7 +158,20 @@ export function decideNetwork(ctx: Ctx): GateDecision | undefined {
 /** Writes to files that make later commands run code: never automatic, acceptEdits and yolo included. */
 export function decideProtected(ctx: Ctx): GateDecision | undefined {
   for (const u of ctx.used) {
-    if (u.access !== 'write' || u.placed === undefined) {
+    if (u.access !== 'write') {
+      continue;
+    }
+    if (u.placed === undefined) {
+      // Unplaced: the word itself may name a protected file, and after a cd not proven it may be anywhere.
+      const why = protectedWrite(u.given);
+      if (why !== undefined || u.unplaced !== undefined) {
+        return askOrDeny(ctx, {
+          rule: 'protected',
+          reason: `This call would write "${u.given}"${why !== undefined ? `, and ${why}` : ''}; the gate cannot place it${u.unplaced !== undefined ? ` (${u.unplaced})` : ''}, so it is never allowed automatically.`,
+          path: u.given,
+          access: 'write',
+        });
+      }
       continue;
     }
     const why = protectedWrite(u.placed.path) ?? protectedWrite(u.placed.lexical);
@@ -189,9 +202,11 @@ export function decideScope(ctx: Ctx): GateDecision | undefined {
       return asked({
         rule: 'path-scope',
         reason:
-          u.source === 'tool'
-            ? `The path "${u.given}" is not absolute, so it cannot be placed inside or outside the workspace.`
-            : `The path "${u.given}" is relative and the request names no working directory, so it cannot be placed inside or outside the workspace.`,
+          u.unplaced !== undefined
+            ? `The gate cannot place what this command uses: ${u.unplaced}.`
+            : u.source === 'tool'
+              ? `The path "${u.given}" is not absolute, so it cannot be placed inside or outside the workspace.`
+              : `The path "${u.given}" is relative and the request names no working directory, so it cannot be placed inside or outside the workspace.`,
         path: u.given,
         access: u.access,
       });

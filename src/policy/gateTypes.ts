@@ -84,6 +84,8 @@ export interface UsedPath {
   readonly access: 'read' | 'write';
   readonly placed: PlacedPath | undefined;
   readonly source: 'tool' | 'command' | 'redirect';
+  /** Why the gate cannot place it although it may know the working directory (a `cd` not proven, a list file). */
+  readonly unplaced?: string;
 }
 
 export interface Ctx {

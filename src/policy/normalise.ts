@@ -46,6 +46,11 @@ export interface NormCommand {
   readonly redirects: readonly NormRedirect[];
   /** The directory it runs in when the line changed it (`cd x &&`, `git -C x`, `env -C x`); relative to the request's cwd. */
   readonly cwd?: string;
+  /**
+   * An earlier `cd` of the line may or may not have worked when this runs (`cd x; rm y`, `cd x || …`, `cd x | …`):
+   * its relative operands cannot be placed.
+   */
+  readonly cwdLost?: boolean;
   /** More operands are added at run time (xargs, find -exec … {}). */
   readonly more?: boolean;
   /** git's global options before the subcommand (`-C x`, `-c k=v`, `--no-pager`, …), as written. */
@@ -65,6 +70,7 @@ interface State {
   readonly via: readonly string[];
   readonly assigns: readonly string[];
   readonly cwd: string | undefined;
+  readonly cwdLost: boolean;
   readonly redirects: readonly NormRedirect[];
   readonly after: string;
   readonly depth: number;
@@ -90,6 +96,7 @@ function emit(st: State, words: readonly string[], extra: Partial<NormCommand> =
     via: st.via,
     redirects: st.redirects,
     ...(st.cwd !== undefined ? { cwd: st.cwd } : {}),
+    ...(st.cwdLost ? { cwdLost: true } : {}),
     after: st.after,
     ...extra,
   });
@@ -110,6 +117,7 @@ function script(st: State, text: string, via: string): void {
       assigns: [...st.assigns, ...c.assigns],
       redirects: [...st.redirects, ...c.redirects],
       ...(c.cwd !== undefined ? { cwd: join(st.cwd, c.cwd) } : st.cwd !== undefined ? { cwd: st.cwd } : {}),
+      ...(st.cwdLost || c.cwdLost === true ? { cwdLost: true } : {}),
       literal: c.literal && st.literal,
     });
   }
@@ -263,6 +271,9 @@ function unwrap(st: State, words: readonly string[], more = false): void {
   if (w.length === 0) {
     if (assigns.length > st.assigns.length) {
       emit({ ...st, assigns }, ['export', ...assigns.slice(st.assigns.length)]);
+    } else if (st.redirects.length > 0) {
+      // Redirections alone (`>~/.bashrc`, `</dev/tcp/h/p`): bash performs them and runs nothing, as `:` would.
+      emit(st, [':']);
     }
     return;
   }
@@ -346,7 +357,13 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
     unreadable.push('a command or process substitution');
   }
   let cwd: string | undefined;
+  // A cd is known to have worked only for what follows it through `&&`; after any other operator it may not have.
+  let cdSeen = false;
+  let cwdLost = false;
   for (const part of allParts(parsed)) {
+    if (cdSeen && part.after !== '&&') {
+      cwdLost = true;
+    }
     const read = readWords(part, env);
     const literal = 'words' in read;
     if (!literal) {
@@ -359,7 +376,19 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
         unreadable.push(`the redirection target "${r.raw.slice(0, 60)}"`);
       }
     }
-    const st: State = { via: [], assigns: [], cwd, redirects, after: part.after, depth, env, out, unreadable, literal };
+    const st: State = {
+      via: [],
+      assigns: [],
+      cwd,
+      cwdLost,
+      redirects,
+      after: part.after,
+      depth,
+      env,
+      out,
+      unreadable,
+      literal,
+    };
     unwrap(st, words);
     if (
       basename(words[0] ?? '') === 'cd' ||
@@ -371,6 +400,10 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
         unreadable.push('a change of directory the gate cannot follow');
       } else {
         cwd = join(cwd, to);
+        cdSeen = true;
+        if (to.startsWith('/')) {
+          cwdLost = false;
+        }
       }
     }
   }

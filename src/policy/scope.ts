@@ -24,6 +24,10 @@ export function normalisePath(path: string): string | undefined {
   if (typeof path !== 'string' || !path.startsWith('/') || path.includes('\0')) {
     return undefined;
   }
+  // Already normal (no empty, `.` or `..` segment, no trailing slash): the common case, read without splitting.
+  if (!/\/\.{0,2}(?:\/|$)/.test(path)) {
+    return path;
+  }
   const out: string[] = [];
   for (const seg of path.split('/')) {
     if (seg === '' || seg === '.') {

@@ -32,7 +32,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Characters with a meaning to the shell, outside quotes and inside double quotes; runs of others are read in one step. */
 const SPECIAL = new Uint8Array(128);
 const SPECIAL_DQ = new Uint8Array(128);
-for (const c of ' \t\n\r\\\'"$`<>|&;()#') {
+for (const c of ' \t\n\\\'"$`<>|&;()#') {
   SPECIAL[c.charCodeAt(0)] = 1;
 }
 for (const c of '"\\$`') {
@@ -257,7 +257,7 @@ class Lexer {
       if (c === ' ' || c === '\t') {
         this.out.endWord();
         this.i++;
-      } else if (c === '\n' || c === '\r') {
+      } else if (c === '\n') {
         this.out.endPart('\n');
         this.i++;
       } else if (c === '\\') {
@@ -308,7 +308,40 @@ class Lexer {
   }
 }
 
-/** Parse a command line. Never throws; see {@link ParsedCommand.problems} for what could not be read. */
+/** Control characters but tab and newline (C0, DEL, C1): bash reads them as ordinary bytes, a reader may not. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+/** A backslash and the character it escapes: a backslash-newline is removed, an escaped backslash kept. */
+const ESCAPED = /\\([\s\S])/g;
+
+function lex(src: string): ParsedCommand {
+  return new Lexer(src, 0, undefined).run();
+}
+
+/**
+ * Parse a command line. Never throws; see {@link ParsedCommand.problems} for what could not be read.
+ * - A control character other than tab and newline (a carriage return, NUL, ESC, …) is a problem: bash reads a CR
+ *   as part of a word (so `hi<CR># x` is no comment), and whoever reads the line after the gate may not.
+ * - bash removes each backslash-newline before it reads any token (outside single quotes, comments and here-document
+ *   bodies). The lexer skips it between characters, but a construct read ahead (`$` then `HOME`, `&` then `&`)
+ *   would see it, so the line is read both as written and with every backslash-newline removed: the same reading
+ *   means no continuation mattered; different readings are a problem, and the joined reading is returned (what
+ *   bash runs unless the continuation sat inside single quotes or a comment).
+ */
 export function parseCommand(command: string): ParsedCommand {
-  return new Lexer(typeof command === 'string' ? command : '', 0, undefined).run();
+  const src = typeof command === 'string' ? command : '';
+  const control = CONTROL.exec(src);
+  const extra: string[] = [];
+  if (control !== null) {
+    extra.push(`the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  }
+  let parsed = lex(src);
+  if (src.includes('\\\n')) {
+    const joined = lex(src.replace(ESCAPED, (m, c: string) => (c === '\n' ? '' : m)));
+    if (JSON.stringify(joined) !== JSON.stringify(parsed)) {
+      extra.push('a backslash-newline that changes how the line reads');
+      parsed = joined;
+    }
+  }
+  return extra.length === 0 ? parsed : { ...parsed, problems: [...parsed.problems, ...extra] };
 }

@@ -14,6 +14,7 @@ import { RequestAssembler } from '../../src/protocol/requestAssembler';
 import { activationBench } from './activation';
 import { backfillOnLocalServer, CONVERSATIONS, DETACHED, LATENCY_MS } from './backfill';
 import { lastJson, runBundled } from './bundled';
+import { gateRows } from './gate';
 import { generate } from './gen';
 import { latency, STARTUP_MS } from './latency';
 import { sandboxRows } from './sandbox';
@@ -267,6 +268,7 @@ async function main(): Promise<void> {
   if (ONLY !== 'workbench') {
     rows.push(...(await nodeRows()));
     rows.push(...(await sandboxRows()));
+    rows.push(...gateRows());
   }
   if (ONLY !== 'node') {
     rows.push(...workbenchRows(await workbench(), REQUESTS));
