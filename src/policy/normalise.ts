@@ -377,6 +377,48 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
   return { parsed, commands: out, unreadable: [...new Set(unreadable)] };
 }
 
+/**
+ * The command's whole argv, as exact grants and "always" rules compare it: its program by basename and every word
+ * after it, git's global options included (`git -c core.fsmonitor=x status` is not `git status`).
+ */
+export function wholeArgv(cmd: NormCommand): readonly string[] {
+  return cmd.gitGlobals !== undefined && cmd.gitGlobals.length > 0
+    ? [cmd.argv[0], ...cmd.gitGlobals, ...cmd.argv.slice(1)]
+    : cmd.argv;
+}
+
+/** Package managers whose global options come before the subcommand (`npm --prefix x publish`). */
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
+/**
+ * The texts a deny pattern is matched against besides the command's argv: for a package manager, the argv with
+ * its leading global options left out, every way they can be read (`npm --loglevel silent publish` is `npm
+ * publish`, and, should `--loglevel` take no value, `npm silent publish`), as git's are left out of its argv.
+ */
+export function denyForms(cmd: NormCommand): string[] {
+  const w = cmd.argv;
+  if (!PACKAGE_MANAGERS.has(w[0]) || !(w[1] ?? '').startsWith('-')) {
+    return [];
+  }
+  // Positions the subcommand may start at: after an option, and after an option with its value.
+  const reach = new Set<number>([1]);
+  const out: string[] = [];
+  for (let i = 1; i <= w.length; i++) {
+    if (!reach.has(i)) {
+      continue;
+    }
+    if (i < w.length && w[i].startsWith('-') && w[i] !== '--') {
+      reach.add(i + 1);
+      if (!w[i].includes('=')) {
+        reach.add(i + 2);
+      }
+    } else {
+      out.push([w[0], ...w.slice(i === w.length || w[i] !== '--' ? i : i + 1)].join(' '));
+    }
+  }
+  return out;
+}
+
 /** The line's commands, normalised (see the file comment). Total; linear in the line's length. */
 export function normaliseLine(command: string, env: ShellEnv = {}): NormLine {
   return normaliseWith(typeof command === 'string' ? command : '', env, 0);
