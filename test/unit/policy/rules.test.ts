@@ -113,4 +113,31 @@ describe('local gate rules: grants and patterns compare everything', () => {
     assert.equal(brief(gate(run('ls'), { config })), 'allow/allow-pattern');
     assert.equal(brief(gate(run('rm x'), { config, mode: 'yolo' })), 'allow/mode');
   });
+
+  it("ps options that print other processes' environments are not read-only", () => {
+    const config = cfg({ builtinAllow: true });
+    for (const c of ['ps aux', 'ps -ef', 'ps -e', 'ps 123']) {
+      assert.equal(brief(gate(run(c), { config })), 'allow/allow-pattern', c);
+    }
+    for (const c of ['ps e', 'ps eww', 'ps auxe', 'ps -e e', 'ps -o pid,environ']) {
+      const d = gate(run(c), { config });
+      assert.equal(brief(d), 'ask/mode', c);
+      assert.match(d.reason, /environments/, c);
+    }
+  });
+
+  it('in yolo, a runner the gate cannot see into is asked: at with unread input, vim -c, sed s///e, tmux send-keys', () => {
+    for (const c of [
+      'at now',
+      'at now < jobs.txt',
+      "vim -c 'call Foo()' x",
+      "sed 's/x/y/e' f",
+      'tmux send-keys ls Enter',
+    ]) {
+      assert.equal(brief(gate(run(c), { mode: 'yolo' })), 'ask/unreadable', c);
+    }
+    for (const c of ["tmux new -d 'make test'", "echo 'ls' | at now", 'vim +10 x', "sed 's/a/b/g' f", 'at -l']) {
+      assert.equal(brief(gate(run(c), { mode: 'yolo' })), 'allow/mode', c);
+    }
+  });
 });
