@@ -18,7 +18,7 @@ const NO_EFFECT = ['read', 'search', 'think', 'switch_mode'];
 const kindName = (ctx: Ctx): string => (ctx.kind ? `"${ctx.kind}"` : 'untyped');
 
 /** An ask that allow mode (nobody asked about what no rule allows) turns into a refusal. */
-function askOrDeny(ctx: Ctx, d: Omit<GateDecision, 'verdict'>): GateDecision {
+export function askOrDeny(ctx: Ctx, d: Omit<GateDecision, 'verdict'>): GateDecision {
   return ctx.mode === 'allow'
     ? { ...d, verdict: 'deny', reason: `${d.reason} Allow mode refuses what it cannot allow.` }
     : { ...d, verdict: 'ask' };

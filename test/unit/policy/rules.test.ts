@@ -141,3 +141,49 @@ describe('local gate rules: grants and patterns compare everything', () => {
     }
   });
 });
+
+describe('local gate rules: a grant cannot run what the agent wrote', () => {
+  const editOf = (path: string) => ({
+    kind: 'edit',
+    title: `Edit ${path}`,
+    paths: [{ path, access: 'write' as const }],
+  });
+  const acceptEdits = (request: GateInput['request'], over: Partial<GateInput> = {}) =>
+    gate(request, { mode: 'acceptEdits', ...over });
+
+  it('acceptEdits writing package.json is asked while an npm test grant exists, and the reason names the grant', () => {
+    const session = { grants: [exact('npm test')] };
+    const d = acceptEdits(editOf(`${ROOT}/package.json`), { session });
+    assert.equal(brief(d), 'ask/protected');
+    assert.match(d.reason, /package\.json.*session grant for "npm test"/);
+    assert.equal(brief(acceptEdits(editOf(`${ROOT}/test/a.test.ts`), { session })), 'ask/protected');
+    // Without the grant it behaves as today: an edit inside the workspace is allowed in acceptEdits.
+    assert.equal(brief(acceptEdits(editOf(`${ROOT}/package.json`))), 'allow/mode');
+    // A file npm does not run stays an ordinary edit under the grant.
+    assert.equal(brief(acceptEdits(editOf(`${ROOT}/README.md`), { session })), 'allow/mode');
+  });
+
+  it('make ↔ Makefile, pytest ↔ conftest.py, python3 a.py ↔ a.py, cargo ↔ build.rs, by grant or allow pattern', () => {
+    const cases: [Partial<GateInput>, string][] = [
+      [{ session: { grants: [exact('make')] } }, 'Makefile'],
+      [{ session: { grants: [{ scope: 'verb', verb: 'pytest' }] } }, 'conftest.py'],
+      [{ session: { grants: [exact('python3 a.py')] } }, 'a.py'],
+      [{ session: { grants: [exact('bash build.sh')] } }, 'build.sh'],
+      [{ config: cfg({ allow: ['execute:cargo build'] }) }, 'build.rs'],
+      [{ config: cfg({ allow: ['execute:tox'] }) }, 'tox.ini'],
+      [{ session: { grants: [{ scope: 'tool', kind: 'execute' }] } }, 'pytest.ini'],
+    ];
+    for (const [over, file] of cases) {
+      assert.equal(brief(acceptEdits(editOf(`${ROOT}/${file}`), over)), 'ask/protected', file);
+      assert.equal(brief(acceptEdits(editOf(`${ROOT}/${file}`))), 'allow/mode', `${file} without the grant`);
+    }
+    // A command that writes it is refused in allow mode, naming the grant.
+    const session = { grants: [exact('make')] };
+    assert.equal(brief(gate(run('echo all: > Makefile'), { session, mode: 'allow' })), 'deny/protected');
+  });
+
+  it('yolo is unchanged: it asks about nothing it can allow', () => {
+    const session = { grants: [exact('npm test')] };
+    assert.equal(brief(gate(editOf(`${ROOT}/package.json`), { session, mode: 'yolo' })), 'allow/mode');
+  });
+});
