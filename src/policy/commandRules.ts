@@ -8,7 +8,7 @@
  */
 import { FIND_HAZARDS, GOFMT, READ_ONLY_SPECS, readFind } from './programSpecs';
 import { gitHazard, gitReading } from './gitSpecs';
-import { INTERPRETERS, type NormCommand } from './normalise';
+import { INTERPRETERS, wholeArgv, type NormCommand } from './normalise';
 import { hazardOf, readArgv, type SpecPath, type SpecReading } from './specParse';
 import { SHELLS } from './shellWords';
 import { wildcardMatches } from './wildcard';
@@ -144,7 +144,8 @@ export function patternCovers(pattern: readonly string[], cmd: NormCommand): boo
   if (pattern.length === 0 || ineligible(cmd) !== undefined) {
     return false;
   }
-  const argv = cmd.argv;
+  // The whole argv: git's global options are words a pattern must name (or a `*` cover, hazards checked).
+  const argv = wholeArgv(cmd);
   const wild = pattern.some((w) => w.includes('*'));
   if (!wild) {
     return pattern.length === argv.length && pattern.every((w, i) => w === argv[i]);

@@ -46,6 +46,10 @@ function catastrophic(target: string, env: ShellEnv, cwd: string | undefined): s
   if (t !== undefined && SYSTEM_DIRS.has(t)) {
     return `the system directory ${t}`;
   }
+  // Someone's home (the remote danger mark does not know which is the user's): /home/NAME, /Users/NAME.
+  if (t !== undefined && /^\/(?:home|Users)\/[^/]+$/.test(t)) {
+    return `the home directory ${t}`;
+  }
   return undefined;
 }
 
@@ -104,6 +108,41 @@ const CHMOD_LONGS = [
   'dereference',
   'no-dereference',
   'from',
+];
+
+const RSYNC_LONGS = [
+  'del',
+  'delete',
+  'delete-before',
+  'delete-during',
+  'delete-delay',
+  'delete-after',
+  'delete-excluded',
+  'delete-missing-args',
+  'archive',
+  'recursive',
+  'verbose',
+  'dry-run',
+  'force',
+  'ignore-errors',
+];
+const MV_LONGS = [
+  'backup',
+  'force',
+  'interactive',
+  'no-clobber',
+  'strip-trailing-slashes',
+  'suffix',
+  'target-directory',
+  'no-target-directory',
+  'update',
+  'verbose',
+  'context',
+  'exchange',
+  'no-copy',
+  'debug',
+  'help',
+  'version',
 ];
 
 function isDevice(path: string): boolean {
@@ -202,11 +241,39 @@ const rules: Rule[] = [
     }
     return undefined;
   },
+  // rsync --delete (any --del… option) onto /, a home or a system directory: it removes what the source lacks.
+  ({ w, cmd, env }) => {
+    if (basename(w[0] ?? '') !== 'rsync') {
+      return undefined;
+    }
+    const f = flags(w.slice(1), RSYNC_LONGS);
+    const target = f.operands[f.operands.length - 1];
+    if (f.operands.length < 2 || ![...f.long].some((n) => n.startsWith('del'))) {
+      return undefined;
+    }
+    const what = catastrophic(target.replace(/^[^/:~$]*::?(?=[/~])/, ''), env, cmd.cwd ?? env.cwd);
+    return what ? `deletes everything in ${what} that the source lacks (rsync --delete)` : undefined;
+  },
+  // mv of /, a home or a system directory (a source operand, not the destination): it is gone from where it was.
+  ({ w, cmd, env }) => {
+    if (basename(w[0] ?? '') !== 'mv') {
+      return undefined;
+    }
+    const f = flags(w.slice(1), MV_LONGS);
+    const target = [...f.long].some((n) => n === 'target-directory') || f.short.has('t');
+    for (const op of target ? f.operands : f.operands.slice(0, -1)) {
+      const what = catastrophic(op, env, cmd.cwd ?? env.cwd);
+      if (what) {
+        return `moves away ${what}`;
+      }
+    }
+    return undefined;
+  },
 ];
 
 /** Programs the rules know: a command is also checked from any of these found later in its words. */
 const RULE_PROGRAMS =
-  /^(?:rm|rimraf|find|mkfs.*|mke2fs|wipefs|mkswap|dd|shred|wipe|blkdiscard|chmod|chown|chgrp|fdisk|sfdisk|parted|sgdisk|gdisk|cfdisk)$/;
+  /^(?:rm|rimraf|rsync|mv|find|mkfs.*|mke2fs|wipefs|mkswap|dd|shred|wipe|blkdiscard|chmod|chown|chgrp|fdisk|sfdisk|parted|sgdisk|gdisk|cfdisk)$/;
 
 function redirectRule(cmd: NormCommand): string | undefined {
   const r = cmd.redirects.find((x) => /^(?:>|>>|>\||&>|&>>|<>|\d*>&?)$/.test(x.op) && isDevice(x.target ?? x.raw));

@@ -9,7 +9,8 @@
  * 4. a command the gate cannot read completely (an expansion it cannot do, a glob, a construct it does not know,
  *    longer than MAX_GATE_CHARS) → ask, in every mode, yolo included (allow mode: deny);
  * 5. a network device (`/dev/tcp/…`) → ask, in every mode; a write to a protected file (`.git/`, agent and
- *    editor settings, shell rc files, …) → ask, in every mode;
+ *    editor settings, shell rc files, …) → ask, in every mode; a write of a file that a program allowed by an
+ *    active grant or allow pattern runs (package.json under an `npm test` grant; plantedCode.ts) → ask, but in yolo;
  * 6. path scope: every path (tool locations, command operands, redirections; links resolved) → ask when the scope
  *    does not grant the access, in every mode but yolo;
  * 7. allow patterns and bundles (program specifications), session grants, reads inside the scope → allow;
@@ -33,6 +34,7 @@ import {
   decideUnreadable,
 } from './gateSteps';
 import { isGrant } from './grants';
+import { decidePlanted } from './plantedCode';
 import { normaliseLine, type NormCommand } from './normalise';
 import { joinDir, placePath, type PathEnv } from './paths';
 import { verdictOf } from './verdicts';
@@ -225,6 +227,7 @@ export function decide(input: GateInput): GateDecision {
     decideUnreadable(ctx) ??
     decideNetwork(ctx) ??
     decideProtected(ctx) ??
+    decidePlanted(ctx) ??
     decideScope(ctx);
   let note = '';
   if (!d) {

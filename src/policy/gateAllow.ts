@@ -9,9 +9,9 @@ import type { Ctx, GateDecision } from './gateTypes';
 import { grantLabel } from './gateCommand';
 import type { AllowRule } from './gateConfig';
 import { grantCoversRequest, requestKey, type Grant } from './grants';
-import type { NormCommand } from './normalise';
+import { wholeArgv, type NormCommand } from './normalise';
 import { isHarmlessDevice } from './paths';
-import { appliesTo, pathMatches, textGlobMatches } from './patterns';
+import { appliesTo, pathMatches, textGlobMatches, urlGlobMatches } from './patterns';
 import { accessFor, grants } from './scope';
 
 const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
@@ -52,7 +52,7 @@ function grantCovers(g: Grant, cmd: NormCommand): boolean {
       // "Every execute call" covers what a verb grant for each command's own program would.
       return g.kind === 'execute' && verbCovers(cmd.argv[0], cmd);
     case 'exact':
-      return g.kind === 'execute' && g.key === text(cmd) && ineligible(cmd) === undefined;
+      return g.kind === 'execute' && g.key === wholeArgv(cmd).join(' ') && ineligible(cmd) === undefined;
   }
 }
 
@@ -157,7 +157,10 @@ function allowMatches(ctx: Ctx, p: AllowRule): boolean {
         pathMatches(p.glob, u.placed.lexical, ctx.cfg.roots),
     );
   }
-  const key = ctx.req.url ?? ctx.req.title;
+  if (typeof ctx.req.url === 'string') {
+    return urlGlobMatches(p.glob, ctx.req.url);
+  }
+  const key = ctx.req.title;
   return typeof key === 'string' ? textGlobMatches(p.glob, key) : /^\*+$/.test(p.glob.trim());
 }
 

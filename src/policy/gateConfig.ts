@@ -2,7 +2,8 @@
  * The local gate's configuration, checked and compiled once per configuration object. Settings fail safe: an entry
  * that cannot be honoured (an unknown bundle, a malformed pattern or allowPaths entry, a policy key with no
  * verdict) disables only itself and is named in {@link gateConfigProblems} and in every decision's reason; deny
- * patterns, `auto_deny` and the denylist keep applying. A malformed `builtinAllow` turns the bundles off and a
+ * patterns, `auto_deny` and the denylist keep applying. A malformed deny entry does not simply drop out: what it
+ * might have covered is asked, in every mode (see brokenDenyCover in patterns.ts). A malformed `builtinAllow` turns the bundles off and a
  * malformed `requirePlan` turns plan-first on (the stricter reading). A configuration object is compiled once and
  * cached: treat it as immutable (pass a new object when the settings change).
  */
@@ -38,6 +39,8 @@ export interface CompiledConfig {
   readonly allowPaths: readonly AllowPath[];
   readonly allow: readonly AllowRule[];
   readonly deny: readonly GatePattern[];
+  /** Malformed deny entries, read as what they might have covered: what they match is asked (gateSteps.ts). */
+  readonly brokenDeny: readonly GatePattern[];
   readonly policy: PolicyMap;
   readonly requirePlan: boolean;
   /** What was ignored, as sentences (empty when everything could be used). */
@@ -111,6 +114,7 @@ function compileUnchecked(config: GateConfig): { config: CompiledConfig; problem
       allowPaths,
       allow,
       deny: deny.patterns,
+      brokenDeny: deny.broken,
       policy,
       requirePlan: c.requirePlan === true || badPlan,
       problems,

@@ -3,6 +3,7 @@
  * it cannot read, network devices, writes to protected files, and the path scope.
  */
 import { denylistLine, denylistMaybe } from './denylist';
+import { denyForms } from './normalise';
 import type { Ctx, GateDecision } from './gateTypes';
 import { isHarmlessDevice, isNetworkDevice, protectedWrite } from './paths';
 import { appliesTo, commandMatches, MAX_PATH_LENGTH, pathMatches, textGlobMatches, type GatePattern } from './patterns';
@@ -17,7 +18,7 @@ const NO_EFFECT = ['read', 'search', 'think', 'switch_mode'];
 const kindName = (ctx: Ctx): string => (ctx.kind ? `"${ctx.kind}"` : 'untyped');
 
 /** An ask that allow mode (nobody asked about what no rule allows) turns into a refusal. */
-function askOrDeny(ctx: Ctx, d: Omit<GateDecision, 'verdict'>): GateDecision {
+export function askOrDeny(ctx: Ctx, d: Omit<GateDecision, 'verdict'>): GateDecision {
   return ctx.mode === 'allow'
     ? { ...d, verdict: 'deny', reason: `${d.reason} Allow mode refuses what it cannot allow.` }
     : { ...d, verdict: 'ask' };
@@ -80,7 +81,9 @@ function denyMatches(ctx: Ctx, p: GatePattern): boolean {
     if (
       commandMatches(p.glob, text) ||
       allParts(ctx.line.parsed).some((part) => commandMatches(p.glob, part.text)) ||
-      ctx.line.commands.some((c) => commandMatches(p.glob, c.argv.join(' ')))
+      ctx.line.commands.some(
+        (c) => commandMatches(p.glob, c.argv.join(' ')) || denyForms(c).some((t) => commandMatches(p.glob, t)),
+      )
     ) {
       return true;
     }
@@ -108,13 +111,22 @@ function denyMatches(ctx: Ctx, p: GatePattern): boolean {
 
 export function decideDenyPattern(ctx: Ctx): GateDecision | undefined {
   const p = ctx.cfg.deny.find((d) => denyMatches(ctx, d));
-  return p
-    ? {
-        verdict: 'deny',
+  if (p) {
+    return {
+      verdict: 'deny',
+      rule: 'deny-pattern',
+      reason: `The deny pattern "${p.source}" matches this request.`,
+      pattern: p.source,
+    };
+  }
+  // A malformed deny entry might have been meant to refuse this: asked in every mode, yolo included.
+  const broken = ctx.cfg.brokenDeny.find((d) => denyMatches(ctx, d));
+  return broken
+    ? askOrDeny(ctx, {
         rule: 'deny-pattern',
-        reason: `The deny pattern "${p.source}" matches this request.`,
-        pattern: p.source,
-      }
+        reason: `The deny entry ${JSON.stringify(broken.source).slice(0, 120)} cannot be read, and it might have been meant to refuse this request, so it is never allowed automatically.`,
+        pattern: broken.source,
+      })
     : undefined;
 }
 

@@ -12,7 +12,7 @@ import { EXACT_ONLY, patternWords } from './commandRules';
 import { denylistMatch } from './denylist';
 import { decide, type GateDecision, type GateInput, type GateRequest } from './gate';
 import { shellQuote } from './gateRequest';
-import { normaliseLine } from './normalise';
+import { normaliseLine, wholeArgv } from './normalise';
 import { parsePattern } from './patterns';
 
 export type AllowPatternSpec = { readonly pattern: string } | { readonly problem: string };
@@ -40,10 +40,10 @@ export function allowPatternFor(req: GateRequest, home?: string): AllowPatternSp
     if (c.via.length > 0 || c.assigns.length > 0 || c.redirects.length > 0) {
       return { problem: 'the command runs through a runner, sets variables or redirects its output' };
     }
-    if (c.argv.some((w) => w.includes('*'))) {
+    if (wholeArgv(c).some((w) => w.includes('*'))) {
       return { problem: 'the command has a "*" in it, which a pattern would read as a wildcard' };
     }
-    return { pattern: `${kind}:${c.argv.map(shellQuote).join(' ')}` };
+    return { pattern: `${kind}:${wholeArgv(c).map(shellQuote).join(' ')}` };
   }
   if (req.paths !== undefined && req.paths.length > 0) {
     return req.paths.length === 1 && !GLOB_CHARS.test(req.paths[0].path)

@@ -78,6 +78,8 @@ interface State {
   readonly out: NormCommand[];
   readonly unreadable: string[];
   readonly literal: boolean;
+  /** The text on the command's standard input when the line names it (a here-string, `echo … |`). */
+  readonly stdin?: string;
 }
 
 function join(cwd: string | undefined, dir: string): string {
@@ -260,6 +262,224 @@ function unwrapShell(st: State, w: readonly string[], v: string): boolean {
   return false;
 }
 
+/** The value of the first of `names` in `w` (from `from`): `-c v`, `-qc v`, `--command=v`, `--command v`. */
+function optionValue(w: readonly string[], from: number, short: string, longs: RegExp): string | undefined {
+  for (let i = from; i < w.length; i++) {
+    const a = w[i];
+    if (a === '--') {
+      return undefined;
+    }
+    const long = /^--([A-Za-z-]+)(?:=(.*))?$/s.exec(a);
+    if (long && longs.test(long[1])) {
+      return long[2] ?? w[i + 1];
+    }
+    if (short !== '' && new RegExp(`^-[A-Za-z]*[${short}]$`).test(a)) {
+      return w[i + 1];
+    }
+  }
+  return undefined;
+}
+
+/** The runners that take a command as text: `script -c`, `su -c`, `runuser -c`, `sg group cmd`. */
+const TEXT_RUNNERS = new Set(['script', 'su', 'runuser', 'sg', 'newgrp']);
+
+function unwrapTextRunner(st: State, w: readonly string[], v: string): void {
+  emit(st, w);
+  const via = { ...st, via: [...st.via, v] };
+  const text = optionValue(w, 1, 'c', /^(?:c|co|com|comm|comma|comman|command|session-command)$/);
+  if (text !== undefined) {
+    script(st, text, `${v} -c`);
+    return;
+  }
+  if (v === 'sg') {
+    // sg [-] group [command]: the command is one word of text.
+    const ops = w.slice(1).filter((x) => x !== '-');
+    if (ops.length > 1) {
+      script(st, ops.slice(1).join(' '), 'sg');
+    }
+    return;
+  }
+  if (v === 'runuser') {
+    // runuser -u user [--] command [args]
+    const u = w.findIndex((x) => x === '-u' || x === '--user');
+    const dash = w.indexOf('--');
+    const k = dash > 0 ? dash + 1 : u > 0 ? u + 2 : -1;
+    if (k > 0 && k < w.length) {
+      unwrap(via, w.slice(k));
+      return;
+    }
+  }
+  if ((v === 'su' || v === 'runuser' || v === 'newgrp') && st.stdin !== undefined) {
+    script(st, st.stdin, `${v} reading its input`);
+  }
+}
+
+/** tmux subcommands that run a shell command given as their last words; `send-keys` types into a shell. */
+const TMUX_RUNS =
+  /^(?:new|new-session|neww|new-window|splitw|split-window|respawnp|respawn-pane|respawnw|respawn-window|run|run-shell|popup|display-popup|if|if-shell|pipep|pipe-pane)$/;
+
+function unwrapTmux(st: State, w: readonly string[]): void {
+  emit(st, w);
+  const globalCmd = optionValue(w, 1, 'c', /^$/);
+  if (globalCmd !== undefined && w.indexOf('-c') < w.findIndex((x, n) => n > 0 && TMUX_RUNS.test(x))) {
+    script(st, globalCmd, 'tmux -c');
+  }
+  // Every subcommand (they chain with `;`), and from each, the words that may be its command: each suffix that
+  // starts with a word that is not an option is read as a shell command (at most 4 per subcommand).
+  for (let i = 1; i < w.length; i++) {
+    if (w[i] === 'send-keys' || w[i] === 'send') {
+      st.unreadable.push('tmux send-keys types into a shell the gate cannot see');
+    }
+    if (!TMUX_RUNS.test(w[i])) {
+      continue;
+    }
+    let tries = 0;
+    for (let k = i + 1; k < w.length && tries < 4 && w[k] !== ';' && w[k] !== '\\;'; k++) {
+      if (!w[k].startsWith('-')) {
+        const end = w.findIndex((x, n) => n > k && (x === ';' || x === '\\;'));
+        script(st, w.slice(k, end < 0 ? w.length : end).join(' '), `tmux ${w[i]}`);
+        tries++;
+      }
+    }
+  }
+}
+
+/** screen [options] [command [args]]: the command is the first word that is not an option (or an option's value). */
+function unwrapScreen(st: State, w: readonly string[]): void {
+  emit(st, w);
+  const k = skipOptions(w, 1, 'SpcehTtXs', [], []);
+  if (k < w.length && !w.slice(1, k).includes('-X') && !w.slice(1, k).some((x) => /^-[A-Za-z]*[rRx]/.test(x))) {
+    unwrap({ ...st, via: [...st.via, 'screen'] }, w.slice(k));
+  }
+}
+
+/** at/batch schedule the commands on their standard input (or in `-f file`) for later. */
+function unwrapAt(st: State, w: readonly string[], v: string): void {
+  emit(st, w);
+  if (w.slice(1).some((x) => /^-[A-Za-z]*[lrdc]/.test(x))) {
+    return;
+  }
+  if (st.stdin !== undefined && !w.slice(1).some((x) => /^-[A-Za-z]*f/.test(x))) {
+    script(st, st.stdin, v);
+  } else {
+    st.unreadable.push(`${v} schedules commands from its input, which the gate cannot read`);
+  }
+}
+
+/** vi/vim/ex run their `-c`, `--cmd` and `+` commands: a `:!cmd` is a shell command; any such command is asked. */
+const VIMS = new Set(['vi', 'vim', 'nvim', 'ex', 'view', 'gvim', 'vimdiff', 'rvim', 'evim', 'nex', 'nvi', 'gex']);
+
+function unwrapVim(st: State, w: readonly string[], v: string): void {
+  emit(st, w);
+  const cmds: string[] = [];
+  for (let i = 1; i < w.length; i++) {
+    if ((w[i] === '-c' || w[i] === '--cmd' || w[i] === '-S') && w[i + 1] !== undefined) {
+      cmds.push(w[++i]);
+    } else if (w[i].startsWith('+') && !/^\+\d*$/.test(w[i])) {
+      cmds.push(w[i].slice(1));
+    } else if (w[i] === '-s' || w[i] === '-u' || w[i] === '-U') {
+      st.unreadable.push(`${v} ${w[i]} runs commands from a file`);
+      i++;
+    }
+  }
+  for (const c of cmds) {
+    st.unreadable.push(`${v} runs the editor commands ${JSON.stringify(c.slice(0, 60))}`);
+    const bang =
+      /^[\s:]*(?:sil(?:ent)?!?\s*)?(?:[\d.,$%]*\s*)?(?:r(?:ead)?\s*|w(?:rite)?\s*|exe?c?\w*\s*['"])?!(.*)$/s.exec(c);
+    if (bang) {
+      script({ ...st, literal: false }, bang[1].replace(/['"]\s*$/, ''), `${v} -c`);
+    }
+    inlineCode(st, c, `${v} -c`);
+  }
+}
+
+/** tar's options that run a program: `--to-command`, `--checkpoint-action=exec=`, `-I`/`--use-compress-program`, … */
+const TAR_RUNS =
+  /^--(to-c[a-z-]*|checkpoint-a[a-z-]*|use-c[a-z-]*|rsh-c[a-z-]*|info-s[a-z-]*|new-v[a-z-]*)(?:=(.*))?$/s;
+
+function unwrapTar(st: State, w: readonly string[]): void {
+  emit(st, w);
+  for (let i = 1; i < w.length; i++) {
+    const m = TAR_RUNS.exec(w[i]);
+    let value = m ? (m[2] ?? w[i + 1]) : w[i] === '-I' || w[i] === '-F' ? w[i + 1] : undefined;
+    if (value === undefined) {
+      continue;
+    }
+    if (m !== null && m[1].startsWith('checkpoint-a')) {
+      if (!/^exec=/.test(value)) {
+        continue;
+      }
+      value = value.slice(5);
+    }
+    script(st, value, `tar ${m ? `--${m[1]}` : w[i]}`);
+  }
+}
+
+/**
+ * sed's `e command` runs a command, and the `e` flag of `s///e` runs the pattern space: the first is read as a
+ * command line, the second (what runs depends on the input) is also asked.
+ */
+function sedCommands(st: State, w: readonly string[], v: string): void {
+  const scripts: string[] = [];
+  let first = true;
+  for (let i = 1; i < w.length; i++) {
+    const a = w[i];
+    if ((a === '-e' || a === '--expression') && w[i + 1] !== undefined) {
+      scripts.push(w[++i]);
+      first = false;
+    } else if (a.startsWith('--expression=')) {
+      scripts.push(a.slice(13));
+      first = false;
+    } else if (/^-[A-Za-z]*f$/.test(a) || a.startsWith('--file')) {
+      st.unreadable.push(`${v} runs a script file`);
+      first = false;
+    } else if (!a.startsWith('-') && first) {
+      scripts.push(a);
+      first = false;
+    }
+  }
+  for (const text of scripts) {
+    for (const cmd of text.split(/[\n;]/)) {
+      const e = /^\s*(?:\d+|\$|\/[^/]*\/)?,?(?:\d+|\$|\/[^/]*\/)?\s*!?\s*e(?:\s+(.*))?$/s.exec(cmd);
+      if (e) {
+        if (e[1] !== undefined && e[1].trim() !== '') {
+          script(st, e[1], `${v} e`);
+        } else {
+          st.unreadable.push(`${v} e runs the pattern space as a command`);
+        }
+        continue;
+      }
+      const sub = /^\s*(?:[^s]*?)s(.)/s.exec(cmd);
+      if (sub && sub[1] !== '\\' && sub[1] !== '\n') {
+        const d = sub[1];
+        const parts = cmd.slice(sub[0].length).split(d);
+        if (
+          parts.length >= 3 &&
+          /e/.test(
+            parts
+              .slice(2)
+              .join(d)
+              .replace(/w\s.*$/s, ''),
+          )
+        ) {
+          st.unreadable.push(`${v} s///e runs the pattern space as a command`);
+          script(st, parts[1], `${v} s///e`);
+        }
+      }
+    }
+  }
+}
+
+/** A shell with no `-c` and no script operand reads its commands from its standard input. */
+function shellStdin(st: State, w: readonly string[], v: string): void {
+  const operand = w
+    .slice(1)
+    .some((x, n) => !x.startsWith('-') && !x.startsWith('+') && !['-o', '+o', '-O', '+O'].includes(w[n]));
+  if (!operand && st.stdin !== undefined) {
+    script(st, st.stdin, `${v} reading its input`);
+  }
+}
+
 /** The command `w` (literal or raw words) runs, unwrapped. `more`: operands are added at run time. */
 function unwrap(st: State, words: readonly string[], more = false): void {
   let i = 0;
@@ -314,7 +534,20 @@ function unwrap(st: State, words: readonly string[], more = false): void {
   } else if (SHELLS.has(v)) {
     if (!unwrapShell(s, w, v)) {
       emit(s, w, extra);
+      shellStdin(s, w, v);
     }
+  } else if (TEXT_RUNNERS.has(v)) {
+    unwrapTextRunner(s, w, v);
+  } else if (v === 'tmux') {
+    unwrapTmux(s, w);
+  } else if (v === 'screen') {
+    unwrapScreen(s, w);
+  } else if (v === 'at' || v === 'batch') {
+    unwrapAt(s, w, v);
+  } else if (VIMS.has(v)) {
+    unwrapVim(s, w, v);
+  } else if (v === 'tar' || v === 'gtar' || v === 'bsdtar') {
+    unwrapTar(s, w);
   } else if (Object.hasOwn(RUNNERS, v) && (RUNNERS[v].length === 0 || RUNNERS[v].includes(w[1] ?? ''))) {
     emit(s, w, extra);
     const from = RUNNERS[v].length === 0 ? 1 : 2;
@@ -334,6 +567,9 @@ function unwrap(st: State, words: readonly string[], more = false): void {
     } else if (first > 0) {
       inlineCode(s, w[first], v);
     }
+    if (v === 'sed' || v === 'gsed') {
+      sedCommands(s, w, v);
+    }
   } else {
     emit(s, w, extra);
   }
@@ -349,6 +585,25 @@ function redirectsOf(part: CommandPart, env: ShellEnv): NormRedirect[] {
   });
 }
 
+/** What `echo …`/`printf …` (literal words) writes, `\n` read as a newline; undefined for any other command. */
+function echoText(words: readonly string[]): string | undefined {
+  const v = basename(words[0] ?? '');
+  if (v !== 'echo' && v !== 'printf') {
+    return undefined;
+  }
+  let i = 1;
+  while (v === 'echo' && /^-[neE]+$/.test(words[i] ?? '')) {
+    i++;
+  }
+  return words.slice(i).join(' ').replace(/\\n/g, '\n');
+}
+
+/** A command's standard input when the line names it: a here-string, else what the command before the pipe echoed. */
+function stdinOf(redirects: readonly NormRedirect[], piped: string | undefined): string | undefined {
+  const here = redirects.find((r) => r.op === '<<<');
+  return here !== undefined ? (here.target ?? here.raw) : piped;
+}
+
 function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine {
   const parsed = parseCommand(command);
   const out: NormCommand[] = [];
@@ -360,6 +615,7 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
   // A cd is known to have worked only for what follows it through `&&`; after any other operator it may not have.
   let cdSeen = false;
   let cwdLost = false;
+  let echoed: string | undefined;
   for (const part of allParts(parsed)) {
     if (cdSeen && part.after !== '&&') {
       cwdLost = true;
@@ -376,6 +632,7 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
         unreadable.push(`the redirection target "${r.raw.slice(0, 60)}"`);
       }
     }
+    const stdin = stdinOf(redirects, part.after === '|' || part.after === '|&' ? echoed : undefined);
     const st: State = {
       via: [],
       assigns: [],
@@ -388,8 +645,10 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
       out,
       unreadable,
       literal,
+      ...(stdin !== undefined ? { stdin } : {}),
     };
     unwrap(st, words);
+    echoed = literal ? echoText(words) : undefined;
     if (
       basename(words[0] ?? '') === 'cd' ||
       basename(words[0] ?? '') === 'pushd' ||
@@ -408,6 +667,48 @@ function normaliseWith(command: string, env: ShellEnv, depth: number): NormLine 
     }
   }
   return { parsed, commands: out, unreadable: [...new Set(unreadable)] };
+}
+
+/**
+ * The command's whole argv, as exact grants and "always" rules compare it: its program by basename and every word
+ * after it, git's global options included (`git -c core.fsmonitor=x status` is not `git status`).
+ */
+export function wholeArgv(cmd: NormCommand): readonly string[] {
+  return cmd.gitGlobals !== undefined && cmd.gitGlobals.length > 0
+    ? [cmd.argv[0], ...cmd.gitGlobals, ...cmd.argv.slice(1)]
+    : cmd.argv;
+}
+
+/** Package managers whose global options come before the subcommand (`npm --prefix x publish`). */
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+
+/**
+ * The texts a deny pattern is matched against besides the command's argv: for a package manager, the argv with
+ * its leading global options left out, every way they can be read (`npm --loglevel silent publish` is `npm
+ * publish`, and, should `--loglevel` take no value, `npm silent publish`), as git's are left out of its argv.
+ */
+export function denyForms(cmd: NormCommand): string[] {
+  const w = cmd.argv;
+  if (!PACKAGE_MANAGERS.has(w[0]) || !(w[1] ?? '').startsWith('-')) {
+    return [];
+  }
+  // Positions the subcommand may start at: after an option, and after an option with its value.
+  const reach = new Set<number>([1]);
+  const out: string[] = [];
+  for (let i = 1; i <= w.length; i++) {
+    if (!reach.has(i)) {
+      continue;
+    }
+    if (i < w.length && w[i].startsWith('-') && w[i] !== '--') {
+      reach.add(i + 1);
+      if (!w[i].includes('=')) {
+        reach.add(i + 2);
+      }
+    } else {
+      out.push([w[0], ...w.slice(i === w.length || w[i] !== '--' ? i : i + 1)].join(' '));
+    }
+  }
+  return out;
 }
 
 /** The line's commands, normalised (see the file comment). Total; linear in the line's length. */

@@ -51,19 +51,49 @@ export function parsePattern(source: unknown): GatePattern | { problem: string }
   return { source, kind, glob: m[2] };
 }
 
-/** Parse a list, collecting every problem. */
-export function parsePatterns(list: readonly unknown[] | undefined): { patterns: GatePattern[]; problems: string[] } {
+/**
+ * What a malformed deny entry might have covered, read as widely as it can be: `foo:rm *` (an unknown kind) is the
+ * glob `rm *` for every kind, `execute:` is every execute call, and an entry that is no text at all (a number, a
+ * list) is everything; a blank string names nothing and covers nothing. The gate asks about what such an entry might
+ * cover, in every mode (gateSteps.ts).
+ */
+export function brokenDenyCover(source: unknown): GatePattern | undefined {
+  if (typeof source === 'string' && source.trim() === '') {
+    return undefined;
+  }
+  const text = typeof source === 'string' ? source : '';
+  const m = /^([A-Za-z_]+):(?!\/\/)(.*)$/s.exec(text);
+  const kind = m ? (KIND_ALIASES[m[1]] ?? m[1]) : undefined;
+  const glob = m ? m[2] : text;
+  return {
+    source: typeof source === 'string' ? source : (JSON.stringify(source) ?? String(source)),
+    ...(kind !== undefined && TOOL_KINDS.includes(kind) ? { kind } : {}),
+    glob: glob.trim() === '' ? '*' : glob,
+  };
+}
+
+/** Parse a list, collecting every problem; `broken`: the malformed entries, read as {@link brokenDenyCover}. */
+export function parsePatterns(list: readonly unknown[] | undefined): {
+  patterns: GatePattern[];
+  problems: string[];
+  broken: GatePattern[];
+} {
   const patterns: GatePattern[] = [];
   const problems: string[] = [];
+  const broken: GatePattern[] = [];
   for (const s of Array.isArray(list) ? list : []) {
     const p = parsePattern(s);
     if ('problem' in p) {
       problems.push(p.problem);
+      const cover = brokenDenyCover(s);
+      if (cover !== undefined) {
+        broken.push(cover);
+      }
     } else {
       patterns.push(p);
     }
   }
-  return { patterns, problems };
+  return { patterns, problems, broken };
 }
 
 /**
@@ -73,6 +103,53 @@ export function parsePatterns(list: readonly unknown[] | undefined): { patterns:
  */
 export function textGlobMatches(glob: string, text: string): boolean {
   return wildcardMatches(glob, text, false);
+}
+
+/** A URL's scheme and authority (`https://host:port`), and the rest; undefined when it has no `scheme://`. */
+function splitUrl(text: string): [string, string] | undefined {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/s.exec(text);
+  return m ? [m[1].toLowerCase() + m[2], m[3]] : undefined;
+}
+
+/**
+ * Whether a URL glob matches a URL. A glob written as `scheme://host/…` is matched in two parts: its host part
+ * against the URL's scheme and authority, where `*` never crosses `/`, `?`, `#` or `@` (so `https://*.github.com/*`
+ * does not cover `https://attacker.example/.github.com/x` nor `https://github.com@attacker.example/`), and its rest
+ * against the URL's path, query and fragment, where `*` matches any characters. Any other glob: {@link textGlobMatches}.
+ */
+export function urlGlobMatches(glob: string, url: string): boolean {
+  const g = splitUrl(glob);
+  if (g === undefined) {
+    return textGlobMatches(glob, url);
+  }
+  const u = splitUrl(url);
+  if (u === undefined || /[@]/.test(g[0].replace(/\*/g, '')) !== u[0].includes('@')) {
+    return false;
+  }
+  return hostGlobMatches(g[0].toLowerCase(), u[0]) && textGlobMatches(g[1], u[1]);
+}
+
+/** `*` as any run of characters but `@` (the authority is already cut at `/`, `?` and `#`). */
+function hostGlobMatches(glob: string, host: string): boolean {
+  const parts = glob.split('*');
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (i === 0) {
+      if (!host.startsWith(part)) {
+        return false;
+      }
+      at = part.length;
+      continue;
+    }
+    // Leftmost match of the next literal part, with no `@` in the run the `*` covers.
+    const found = i === parts.length - 1 ? host.length - part.length : host.indexOf(part, at);
+    if (found < at || (i === parts.length - 1 && !host.endsWith(part)) || host.slice(at, found).includes('@')) {
+      return false;
+    }
+    at = found + part.length;
+  }
+  return parts.length === 1 ? host === glob : at === host.length;
 }
 
 const blanks = (s: string): string => s.trim().replace(/\s+/g, ' ');

@@ -261,6 +261,11 @@ const READ_ONLY: Record<string, ProgramSpec> = {
       'format=text sort=text pid=text ppid=text user=text group=text forest no-headers headers cols=num columns=num width=num',
     ),
     operands: 'text',
+    // BSD-style `e` (`ps e`, `ps eww`, `ps auxe`) prints every process's environment (secrets included).
+    check: (argv, ops) =>
+      ops.some((o) => /^[A-Za-z]*e[A-Za-z]*$/.test(o)) || argv.some((a) => /environ/i.test(a))
+        ? "the BSD option e (it prints other processes' environments)"
+        : undefined,
   },
   cd: { flags: 'LP', operands: 'read', maxOperands: 1 },
 };

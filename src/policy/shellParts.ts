@@ -57,7 +57,8 @@ export class PartBuilder {
       this.problem(`redirection "${this.pendingRedirect}" without a target`);
       this.pendingRedirect = undefined;
     }
-    if (this.words.length > 0 || this.redirects.length > 0) {
+    const pushed = this.words.length > 0 || this.redirects.length > 0;
+    if (pushed) {
       this.parts.push({
         words: this.words,
         redirects: this.redirects,
@@ -71,7 +72,8 @@ export class PartBuilder {
     this.words = [];
     this.wordSegs = [];
     this.redirects = [];
-    if (op !== '') {
+    // A newline after `|`, `&&` or `||` continues the command list: `curl x |<newline>sh` is still a pipe.
+    if (op !== '' && (pushed || op !== '\n' || !['|', '|&', '&&', '||'].includes(this.after))) {
       this.after = op;
     }
   }
