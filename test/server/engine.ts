@@ -304,6 +304,16 @@ export class Engine {
     return true;
   }
 
+  /** Drops every prompt still waiting behind a running turn (running turns go on); how many were dropped. */
+  dropQueued(): number {
+    let n = 0;
+    for (const q of this.queues.values()) {
+      n += q.length;
+    }
+    this.queues.clear();
+    return n;
+  }
+
   private hasClientRequest(conv: ConversationRec, queued: readonly Queued[], clientRequestId: string): boolean {
     return (
       queued.some((x) => x.clientRequestId === clientRequestId) ||

@@ -94,4 +94,16 @@ describe('test server: POST .../prompts dedupes by client_request_id; a dropped 
       [null, 'cr-lost'],
     );
   });
+
+  it('dropQueuedPrompts (the soak load is over): the prompts waiting behind a turn never run, the running turn goes on', async () => {
+    const { id, requestId } = await createAndAsk(server, 'claude', 'run: ls');
+    await post(server, id, { prompt: 'say: queued one' });
+    await post(server, id, { prompt: 'say: queued two' });
+    assert.equal(server.dropQueuedPrompts(), 2);
+    assert.equal(server.dropQueuedPrompts(), 0);
+    assert.equal((await api(server, 'POST', answerPath(id, requestId), { body: { option_id: 'allow' } })).status, 200);
+    await waitFor('the running turn done', async () => (await events(server, id)).some(isStage('turn', 'done')));
+    await settle();
+    assert.deepEqual(await turnsOf(server, id), [[1, 'run: ls', null]]);
+  });
 });

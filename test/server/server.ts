@@ -104,6 +104,8 @@ export interface RunningServer {
   /** Create a conversation (and send its prompt) as another client would. */
   createConversation(body: Record<string, unknown>, user?: string): HttpResult;
   sendPrompt(conversationId: string, prompt: string): HttpResult;
+  /** Drops the prompts waiting behind running turns (the soak's load is over); how many. */
+  dropQueuedPrompts(): number;
   userId(name: string): string | undefined;
   close(): Promise<void>;
 }
@@ -316,6 +318,9 @@ class LocalFountainServer implements RunningServer, ServerContext {
     }
     this.engine.enqueue(c, prompt, 'user', null);
     return { status: 202, body: { status: 'queued' } };
+  }
+  dropQueuedPrompts(): number {
+    return this.engine.dropQueued();
   }
   userId(name: string): string | undefined {
     return userByName(this.store, name)?.id;

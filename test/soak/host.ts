@@ -90,6 +90,7 @@ export async function run(): Promise<void> {
   const local = process.env.FOUNTAIN_SOAK_LOCAL === '1' && folder ? new LocalAgentDriver(api, folder) : undefined;
   let localEventsSent = 0;
   let replied = false;
+  let stopping: Promise<void> | undefined;
 
   const answerOnce = async (item: InboxItem, optionId: string): Promise<AnswerResult | undefined> => {
     const a: Attempt = {
@@ -219,10 +220,12 @@ export async function run(): Promise<void> {
     if (reply.active !== undefined) {
       active = reply.active;
     }
-    if (reply.stopLocal || reply.done) {
-      await local?.stop();
+    // Stop runs beside the loop: the window goes on reading its inbox and reporting while a start in progress ends.
+    if ((reply.stopLocal || reply.done) && local) {
+      stopping ??= local.stop();
     }
     if (reply.done) {
+      await stopping;
       return;
     }
     await new Promise((r) => setTimeout(r, 300));

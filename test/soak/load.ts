@@ -88,6 +88,7 @@ export class SoakLoad {
         };
         this.held.set(rec.request_id, h);
       }
+      h.deadline = rec.deadline;
       if (rec.state === 'resolved') {
         h.outcome = rec.outcome;
         h.optionId = rec.option_id;

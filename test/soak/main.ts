@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { ROOT, makeRunDir } from '../support/codeServer';
 import { SoakLoad } from './load';
 import { startProxy, type SoakProxy } from './proxy';
+import { drainPending, openAfterDrain } from './drain';
 import { reconcile, table, type Recovery } from './reconcile';
 import { readAgentLogs, reconcileLocal, type LocalShown } from './reconcileLocal';
 import { SOAK_AGENT, makeSchedule, prng, type Fault } from './schedule';
@@ -35,6 +36,10 @@ export async function main(): Promise<void> {
       seed: { type: 'string', default: '20261201' },
       /** Each window's scripted local agent asks this often per second; 0: no local agents. */
       'local-rate': { type: 'string', default: '2.5' },
+      /** The drain's stated time: past it, whatever is still open is named and the count ends. */
+      'drain-seconds': { type: 'string', default: '90' },
+      /** Each window's local agent is a command that does not exist: every Start Local Agent fails (issue 30). */
+      'local-fail-start': { type: 'boolean', default: false },
       mocha: { type: 'boolean', default: false },
     },
     strict: true,
@@ -62,6 +67,8 @@ export async function main(): Promise<void> {
   const shown = new Map<string, { firstSeenAt: number; hosts: Set<string> }>();
   const results: Report['attempts'] = [];
   const localShown = new Map<string, LocalShown>();
+  /** Each window's (extension host pid's) last report. */
+  const reportedAt = new Map<string, number>();
   let restarts = 0;
   let stopLocal = false;
   let proxy: SoakProxy | undefined;
@@ -77,6 +84,7 @@ export async function main(): Promise<void> {
         }
         const rep = body as Report;
         const w = windows.report(rep.host, rep.heap);
+        reportedAt.set(rep.host, Date.now());
         for (const s of rep.seen ?? []) {
           if (s.server.startsWith('local:')) {
             const tc = s.toolCallId ?? '?';
@@ -106,7 +114,7 @@ export async function main(): Promise<void> {
     };
     const localAgent = {
       name: SOAK_AGENT,
-      command: process.execPath,
+      command: values['local-fail-start'] ? path.join(runDir, 'no-such-agent') : process.execPath,
       args: [
         path.join(ROOT, 'test/soak/scriptedAgent.mjs'),
         ...['--log-dir', agentsDir, '--rate', String(localRate), '--seed', String(seed)],
@@ -196,25 +204,48 @@ export async function main(): Promise<void> {
     }
     log(`load ends: ${conv} conversations, ${prompt} prompts; local agents stopped (Stop Local Agent); draining`);
     stopLocal = true;
+    // No new turn starts: the prompts still queued behind running turns are load that was never delivered.
+    log(`${load.server.dropQueuedPrompts()} prompts still queued behind running turns dropped`);
     // A window reopened late in the run takes its time to load: its scripted user reports before the count.
     await Promise.all(reopening);
     load.server.setLatency(0);
     load.server.clearFailures();
     const drainStart = Date.now();
+    const drainEndsAt = drainStart + Number(values['drain-seconds']) * 1000;
+    let pending: string[];
     for (;;) {
+      // Sampled on every pass: a request held during the drain is counted like any other.
       load.sample();
-      const unseen = [...load.held.values()].filter((h) => !shown.has(h.requestId)).length;
-      const inFlight = proxy.entries.filter((e) => e.endedAt === undefined && !e.path.startsWith('/api/events/stream'));
-      const localOpen = readAgentLogs(agentsDir).requests.filter(
-        (q) => !q.responses.length && !q.exitedAs && !localShown.has(q.toolCallId),
-      ).length;
-      if (
-        (unseen === 0 && localOpen === 0 && inFlight.length === 0 && Date.now() - drainStart > 5000) ||
-        Date.now() - drainStart > 45_000
-      ) {
+      pending = drainPending({
+        held: load.held,
+        shown,
+        wire: proxy.entries,
+        local: readAgentLogs(agentsDir).requests,
+        localShown,
+        endsAt: drainEndsAt,
+      });
+      if ((pending.length === 0 && Date.now() - drainStart > 5000) || Date.now() > drainEndsAt) {
         break;
       }
       await sleep(500);
+    }
+    // The count ends here: the server's requests are not sampled again, so nothing held after this moment counts.
+    clearInterval(sampler);
+    sampler = undefined;
+    const countEnd = Date.now();
+    log(
+      pending.length
+        ? `the drain's ${values['drain-seconds']} s passed with ${pending.length} still open:\n  ${pending.join('\n  ')}`
+        : `drained in ${((countEnd - drainStart) / 1000).toFixed(1)} s: every held request shown and answered or closed`,
+    );
+    const later = openAfterDrain(load.held, shown, drainEndsAt);
+    if (later.length) {
+      log(`${later.length} shown and open, not waited for:\n  ${later.join('\n  ')}`);
+    }
+    // Every open window reports once more after the count ended (what its inbox showed until then), then stops.
+    const reportsEnd = Date.now() + 15_000;
+    while (windows.alive().some((h) => (reportedAt.get(h.pid) ?? 0) < countEnd + 700) && Date.now() < reportsEnd) {
+      await sleep(100);
     }
     done = true;
     await sleep(1000);
@@ -236,6 +267,12 @@ export async function main(): Promise<void> {
       recoveries: rec,
       heap,
     });
+    // Nothing may be held after the count ended (no prompt was queued, no turn runs): if one was, it is named.
+    const afterCount = [...load.server.store.requests.values()]
+      .map((q) => q.request_id)
+      .filter((id) => !load.held.has(id));
+    result.rows.push(['held by the server after the count ended (outside it)', String(afterCount.length)]);
+    result.problems.push(...afterCount.map((id) => `held after the count ended, so not counted: ${id}`));
     const logs = readAgentLogs(agentsDir);
     const clicked = new Map<string, { optionId: string; at: number }[]>();
     for (const a of results) {

@@ -11,6 +11,8 @@ export interface HeldRequest {
   readonly detached: boolean;
   readonly plan: string;
   readonly heldAt: number;
+  /** The server's deadline for it (epoch ms; a detached request's is set when its turn ends), as last sampled. */
+  deadline?: number | null;
   outcome?: string;
   optionId?: string | null;
 }
