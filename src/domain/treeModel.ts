@@ -9,7 +9,7 @@
 import type { IDisposable } from '../util/lifecycle';
 import { byAge } from './inboxItem';
 import type { ConversationGroup, Inbox, InboxItem } from './inbox';
-import type { ConversationInfo } from './model';
+import { conversationOfId, type ConversationInfo } from './model';
 import { byUrgency, byUrgencyGroups } from './urgency';
 
 /** The key of a conversation across servers (the tree's conversation element id). */
@@ -58,9 +58,8 @@ export class TreeModel implements IDisposable {
   private _index: Map<string, ConversationGroup> | undefined;
   private readonly _subscription: IDisposable;
   private _listed: () => readonly ConversationInfo[] = () => [];
-  /** Item ids by conversation key, and each item's conversation key. */
+  /** Item ids by conversation key (an item's conversation is in its id: src/domain/model.ts keyId). */
   private readonly _members = new Map<string, Set<string>>();
-  private readonly _conversationOf = new Map<string, string>();
   /** Each conversation's group, made when it last changed. */
   private readonly _ordered = new Map<string, Ordered>();
   /** Conversations to group again; `_whole` when the whole inbox must be read again. */
@@ -108,12 +107,10 @@ export class TreeModel implements IDisposable {
       return;
     }
     for (const id of ids) {
-      const was = this._conversationOf.get(id);
-      if (was !== undefined) {
-        this._members.get(was)?.delete(id);
-        this._conversationOf.delete(id);
-        this._dirty.add(was);
-      }
+      const c = conversationOfId(id);
+      const k = conversationKey(c.server, c.conversationId);
+      this._members.get(k)?.delete(id);
+      this._dirty.add(k);
       const item = this.inbox.get(id);
       if (item) {
         this.add(item);
@@ -129,7 +126,6 @@ export class TreeModel implements IDisposable {
       this._members.set(k, members);
     }
     members.add(item.id);
-    this._conversationOf.set(item.id, k);
     this._dirty.add(k);
   }
 
@@ -137,7 +133,6 @@ export class TreeModel implements IDisposable {
     if (this._whole) {
       this._whole = false;
       this._members.clear();
-      this._conversationOf.clear();
       this._ordered.clear();
       this._dirty.clear();
       for (const item of this.inbox.all()) {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ConversationGroup, Inbox, InboxItem } from '../../domain/inbox';
 import { Emitter, type Event } from '../../domain/events';
 import { inlineAllowOption, inlineRejectOption } from '../../domain/optionChoice';
-import type { ConversationInfo } from '../../domain/model';
+import { conversationOfId, type ConversationInfo } from '../../domain/model';
 import { conversationKey, TreeModel } from '../../domain/treeModel';
 import { isLocalSource } from '../../session/localSource';
 import { Disposable } from '../../util/lifecycle';
@@ -58,7 +58,6 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** The conversation keys of the root as last handed to VS Code, and each conversation's request ids. */
   private _roots: readonly string[] | undefined;
   private readonly _handed = new Map<string, readonly string[]>();
-  private readonly _parents = new Map<string, string>();
   /**
    * Tree items as last built: a request's for its inbox snapshot (a new object on every change of the item) and its
    * state text, a conversation's for its group object (the model keeps an unchanged group's object).
@@ -203,13 +202,10 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       if (!conversations) {
         continue;
       }
-      const was = this._parents.get(id);
-      const now = item && conversationKey(item.key.server, item.key.conversationId);
-      for (const k of [was, now]) {
-        const conv = k !== undefined ? this._elements.conversation.get(k) : undefined;
-        if (conv) {
-          elements.add(conv);
-        }
+      const c = conversationOfId(id); // also of a request that is gone
+      const conv = this._elements.conversation.get(conversationKey(c.server, c.conversationId));
+      if (conv) {
+        elements.add(conv);
       }
     }
     if (elements.size) {
@@ -232,7 +228,6 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   private forgetRequest(id: string): void {
     this._elements.request.delete(id);
     this._requestItems.delete(id);
-    this._parents.delete(id);
   }
 
   private updateBadge(): void {
@@ -277,9 +272,6 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
         }
       }
       this._handed.set(element.id, ids);
-      for (const id of ids) {
-        this._parents.set(id, element.id);
-      }
       const rows = g ? this.sessionRows.rowsOf(g.server, element.id).map((r) => this.element('sessionRow', r.id)) : [];
       return [...ids.map((id) => this.element('request', id)), ...rows];
     }
