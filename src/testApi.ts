@@ -112,7 +112,7 @@ function createTestApi(d: TestApiDeps, overrides: LocalTestOverrides): TestApi {
           label: labelText(t.label),
           description: String(t.description ?? ''),
           children: tree.getChildren(c).map((r) => {
-            const ti = tree.getTreeItem(r);
+            const ti = tree.resolveTreeItem(tree.getTreeItem(r), r); // the tooltip, as on hover
             return {
               label: labelText(ti.label),
               description: String(ti.description ?? ''),

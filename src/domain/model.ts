@@ -40,6 +40,12 @@ export function keyId(key: RequestKey): string {
   return JSON.stringify([key.server, key.conversationId, key.requestId]);
 }
 
+/** The server and conversation of a `keyId` string (the id of a request that may be gone). */
+export function conversationOfId(id: string): { readonly server: string; readonly conversationId: string } {
+  const [server, conversationId] = JSON.parse(id) as [string, string, string];
+  return { server, conversationId };
+}
+
 export interface DiffContent {
   readonly path: string;
   readonly oldText: string | null;

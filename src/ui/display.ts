@@ -8,7 +8,7 @@ export const LINE_MAX = 1000;
 
 /** Notification messages turn `[text](target)` into links (including `command:` targets): a hair space breaks `](`. */
 function breakLinks(text: string): string {
-  return text.replace(/\]\s*\(/g, ']\u200a(');
+  return text.includes(']') ? text.replace(/\]\s*\(/g, ']\u200a(') : text;
 }
 
 /**

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Inbox, InboxItem } from '../../domain/inbox';
+import type { ConversationGroup, Inbox, InboxItem } from '../../domain/inbox';
 import { Emitter, type Event } from '../../domain/events';
 import { inlineAllowOption, inlineRejectOption } from '../../domain/optionChoice';
-import type { ConversationInfo } from '../../domain/model';
+import { conversationOfId, type ConversationInfo } from '../../domain/model';
 import { conversationKey, TreeModel } from '../../domain/treeModel';
 import { isLocalSource } from '../../session/localSource';
 import { Disposable } from '../../util/lifecycle';
@@ -49,14 +49,26 @@ const KIND_ICONS: Record<string, string> = {
 export class PendingTree extends Disposable implements vscode.TreeDataProvider<TreeElement> {
   private readonly _onDidChangeTreeData = this._register(new Emitter<TreeElement | TreeElement[] | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _elements = new Map<string, TreeElement>();
+  /** The element objects handed out, by kind and id. */
+  private readonly _elements: Record<TreeElement['kind'], Map<string, TreeElement>> = {
+    conversation: new Map(),
+    request: new Map(),
+    sessionRow: new Map(),
+  };
+  /** The conversation keys of the root as last handed to VS Code, and each conversation's request ids. */
+  private _roots: readonly string[] | undefined;
+  private readonly _handed = new Map<string, readonly string[]>();
+  /**
+   * Tree items as last built: a request's for its inbox snapshot (a new object on every change of the item) and its
+   * state text, a conversation's for its group object (the model keeps an unchanged group's object).
+   */
+  private readonly _requestItems = new Map<string, { snapshot: InboxItem; state: string; item: vscode.TreeItem }>();
+  private readonly _conversationItems = new Map<string, { group: ConversationGroup; item: vscode.TreeItem }>();
   private readonly _issued = new WeakSet<object>();
   readonly view: vscode.TreeView<TreeElement>;
   private _refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Ids changed since the last refresh; undefined when the next refresh must redraw everything. */
   private _pendingIds: Set<string> | undefined = new Set();
-  /** The state text (countdown) each request row was last drawn with. */
-  private readonly _drawnState = new Map<string, string>();
   private _provenance: ProvenanceText | undefined;
   private readonly model: TreeModel;
   /** A local session's mode and its own rows (grants), from the local agents (the hook of sessionRows.ts). */
@@ -78,12 +90,8 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     );
     this._register(
       inbox.onDidChangeItems((change) => {
-        if (change.added.length || change.removed.length) {
-          this._pendingIds = undefined; // the tree's shape changed: redraw it all
-        } else {
-          for (const id of change.ids) {
-            this._pendingIds?.add(id);
-          }
+        for (const id of change.ids) {
+          this._pendingIds?.add(id);
         }
         this.scheduleRefresh();
       }),
@@ -97,7 +105,12 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** Adds "Why asked: …" (which policy key asked) to request tooltips, and redraws when it changes. */
   showProvenance(source: ProvenanceText): void {
     this._provenance = source;
-    this._register(source.onDidChange(() => this.scheduleRefresh(true)));
+    this._register(
+      source.onDidChange(() => {
+        this._requestItems.clear(); // their tooltips
+        this.scheduleRefresh(true);
+      }),
+    );
   }
 
   /** Lists the local agent sessions beside the remote conversations, and redraws when they change. */
@@ -128,7 +141,10 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     return element.kind === 'request' ? this.inbox.get(element.id) : undefined;
   }
 
-  /** Debounced refresh, so a burst of events redraws once: the changed rows (and their conversations), or all. */
+  /**
+   * Debounced refresh, so a burst of events redraws once: the changed rows and their conversations while the root's
+   * list of conversations stays as VS Code has it, else all (then unchanged rows come from the item caches).
+   */
   scheduleRefresh(all = false): void {
     if (all) {
       this._pendingIds = undefined;
@@ -140,10 +156,10 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       this._refreshTimer = undefined;
       const ids = this._pendingIds;
       this._pendingIds = new Set();
-      if (ids === undefined) {
+      if (ids === undefined || (ids.size > 0 && !this.sameRoots())) {
         this._onDidChangeTreeData.fire(undefined);
       } else if (ids.size > 0) {
-        this.fireRows([...ids]);
+        this.fireRows([...ids], true);
       }
       this.updateBadge();
     }, 50);
@@ -152,28 +168,42 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** Redraws the request rows whose state text (countdown, "12 seconds ago") moved since drawn; none when none did. */
   refreshCountdowns(): void {
     const moved: string[] = [];
-    for (const [id, drawn] of this._drawnState) {
+    for (const [id, drawn] of this._requestItems) {
       const item = this.inbox.get(id);
-      if (item && this.stateText(item) !== drawn) {
+      if (item && this.stateText(item) !== drawn.state) {
         moved.push(id);
       }
     }
     if (moved.length) {
-      this.fireRows(moved);
+      this.fireRows(moved, false);
     }
   }
 
-  /** Fires a change for the given request rows (those VS Code has been handed) and their conversation rows. */
-  private fireRows(ids: readonly string[]): void {
+  /** True when the root's conversations, in order, are those VS Code was last handed. */
+  private sameRoots(): boolean {
+    const roots = this._roots;
+    const groups = this.model.groups();
+    return roots !== undefined && roots.length === groups.length && groups.every((g, i) => convId(g) === roots[i]);
+  }
+
+  /**
+   * Fires a change for the given request rows that VS Code has been handed and still exist, and, with
+   * `conversations`, for the conversation rows they are (or were) in: VS Code then asks those for their children
+   * again, which shows a request that came or went.
+   */
+  private fireRows(ids: readonly string[], conversations: boolean): void {
     const elements = new Set<TreeElement>();
     for (const id of ids) {
-      const row = this._elements.get('request:' + id);
-      if (row) {
+      const item = this.inbox.get(id);
+      const row = this._elements.request.get(id);
+      if (row && item) {
         elements.add(row);
       }
-      const item = this.inbox.get(id);
-      const conv =
-        item && this._elements.get('conversation:' + conversationKey(item.key.server, item.key.conversationId));
+      if (!conversations) {
+        continue;
+      }
+      const c = conversationOfId(id); // also of a request that is gone
+      const conv = this._elements.conversation.get(conversationKey(c.server, c.conversationId));
       if (conv) {
         elements.add(conv);
       }
@@ -184,15 +214,20 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   }
 
   private element(kind: TreeElement['kind'], id: string): TreeElement {
-    const key = kind + ':' + id;
-    const known = this._elements.get(key);
+    const known = this._elements[kind].get(id);
     if (known) {
       return known;
     }
     const e: TreeElement = { kind, id };
-    this._elements.set(key, e);
+    this._elements[kind].set(id, e);
     this._issued.add(e);
     return e;
+  }
+
+  /** Forgets what is kept for a request row that is gone. */
+  private forgetRequest(id: string): void {
+    this._elements.request.delete(id);
+    this._requestItems.delete(id);
   }
 
   private updateBadge(): void {
@@ -205,26 +240,40 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     if (!element) {
       const groups = this.model.groups();
       this.sessionRows.clear();
-      // Forget element objects for things that are gone, so the maps stay bounded.
-      const live = new Set<string>();
-      for (const g of groups) {
-        live.add('conversation:' + convId(g));
-        for (const i of g.items) {
-          live.add('request:' + i.id);
-        }
-      }
-      for (const k of [...this._elements.keys()]) {
+      this._elements.sessionRow.clear();
+      const roots = groups.map(convId);
+      // Forget what is kept for things that are gone, so the maps stay bounded.
+      const live = new Set(roots);
+      for (const k of [...this._elements.conversation.keys()]) {
         if (!live.has(k)) {
-          this._elements.delete(k);
-          this._drawnState.delete(k.slice('request:'.length));
+          this._elements.conversation.delete(k);
+          this._conversationItems.delete(k);
+          this._handed.delete(k);
         }
       }
-      return groups.map((g) => this.element('conversation', convId(g)));
+      for (const id of [...this._elements.request.keys()]) {
+        if (!this.inbox.get(id)) {
+          this.forgetRequest(id);
+        }
+      }
+      this._roots = roots;
+      return roots.map((k) => this.element('conversation', k));
     }
     if (element.kind === 'conversation') {
       const g = this.model.group(element.id);
+      const ids = g ? g.items.map((i) => i.id) : [];
+      const before = this._handed.get(element.id);
+      if (before) {
+        const now = new Set(ids);
+        for (const id of before) {
+          if (!now.has(id)) {
+            this.forgetRequest(id);
+          }
+        }
+      }
+      this._handed.set(element.id, ids);
       const rows = g ? this.sessionRows.rowsOf(g.server, element.id).map((r) => this.element('sessionRow', r.id)) : [];
-      return g ? [...g.items.map((i) => this.element('request', i.id)), ...rows] : [];
+      return [...ids.map((id) => this.element('request', id)), ...rows];
     }
     return [];
   }
@@ -241,94 +290,125 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   getTreeItem(element: TreeElement): vscode.TreeItem {
     if (element.kind === 'conversation') {
       const g = this.model.group(element.id);
-      const t = new vscode.TreeItem(TreeStrings.unknownConversation, vscode.TreeItemCollapsibleState.Expanded);
-      t.id = 'conversation:' + element.id;
-      if (!g) {
-        return t;
+      const cached = this._conversationItems.get(element.id);
+      if (g && cached && cached.group === g) {
+        return cached.item;
       }
-      const c = g.conversation;
-      // Named by its title, else its agent and runtime: never by its id (the tooltip has the id, labelled).
-      const name = conversationName(c);
-      t.label = inertLabel(name, 60).text;
-      const waiting = g.items.filter((i) => i.pending).length;
-      if (isLocalSource(g.server)) {
-        return this.localGroupItem(t, c, waiting);
+      const t = this.conversationItem(element.id, g);
+      if (g) {
+        this._conversationItems.set(element.id, { group: g, item: t });
       }
-      const agent = c.agentName || c.agentId;
-      // The agent and runtime once, in the label or else here.
-      const named = !!c.title?.trim();
-      t.description = [
-        named && agent && inertLine(agent),
-        named && c.runtime && inertLine(c.runtime),
-        TreeStrings.waiting(waiting),
-      ]
-        .filter(Boolean)
-        .join(' · ');
-      const title = inertBlockShort(name, TOOLTIP_TEXT_MAX);
-      t.tooltip = [
-        title.text,
-        ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
-        TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
-        TreeStrings.tooltipConversation(c.id, c.server),
-      ].join('\n');
-      t.iconPath = new vscode.ThemeIcon('comment-discussion');
-      t.contextValue = 'fountainConversation;';
       return t;
     }
     if (element.kind === 'sessionRow') {
       return this.sessionRows.item(element.id);
     }
     const item = this.inbox.get(element.id);
-    const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
-    t.id = 'request:' + element.id;
     if (!item) {
+      const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
+      t.id = 'request:' + element.id;
       return t;
     }
+    const state = this.stateText(item);
+    const cached = this._requestItems.get(item.id);
+    if (cached && cached.snapshot === item && cached.state === state) {
+      return cached.item;
+    }
+    const t = this.requestItem(element, item, state);
+    this._requestItems.set(item.id, { snapshot: item, state, item: t });
+    return t;
+  }
+
+  /** A request row's tooltip is made when VS Code first shows it (on hover), not for every row drawn. */
+  resolveTreeItem(t: vscode.TreeItem, element: TreeElement): vscode.TreeItem {
+    const item = element.kind === 'request' ? this.inbox.get(element.id) : undefined;
+    if (item && t.tooltip === undefined) {
+      t.tooltip = this.tooltip(item);
+    }
+    return t;
+  }
+  //#endregion
+
+  private conversationItem(id: string, g: ConversationGroup | undefined): vscode.TreeItem {
+    const t = new vscode.TreeItem(TreeStrings.unknownConversation, vscode.TreeItemCollapsibleState.Expanded);
+    t.id = 'conversation:' + id;
+    if (!g) {
+      return t;
+    }
+    const c = g.conversation;
+    // Named by its title, else its agent and runtime: never by its id (the tooltip has the id, labelled).
+    const name = conversationName(c);
+    t.label = inertLabel(name, 60).text;
+    const waiting = g.items.filter((i) => i.pending).length;
+    if (isLocalSource(g.server)) {
+      return this.localGroupItem(t, c, waiting);
+    }
+    const agent = c.agentName || c.agentId;
+    // The agent and runtime once, in the label or else here.
+    const named = !!c.title?.trim();
+    t.description = [
+      named && agent && inertLine(agent),
+      named && c.runtime && inertLine(c.runtime),
+      TreeStrings.waiting(waiting),
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    const title = inertBlockShort(name, TOOLTIP_TEXT_MAX);
+    t.tooltip = [
+      title.text,
+      ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
+      TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
+      TreeStrings.tooltipConversation(c.id, c.server),
+    ].join('\n');
+    t.iconPath = themeIcon('comment-discussion');
+    t.contextValue = 'fountainConversation;';
+    return t;
+  }
+
+  /** A request row; its tooltip comes from resolveTreeItem. */
+  private requestItem(element: TreeElement, item: InboxItem, state: string): vscode.TreeItem {
+    const t = new vscode.TreeItem(TreeStrings.unknownRequest, vscode.TreeItemCollapsibleState.None);
+    t.id = 'request:' + element.id;
     const label = inertLabel(item.label, 80);
     t.label = label.text;
     const kind = item.request.kind ?? 'other';
-    const state = this.stateText(item);
-    this._drawnState.set(item.id, state);
     const danger = item.danger && DangerStrings.treeDescription;
-    t.description = [danger, inertLine(kind, 40), state].filter(Boolean).join(' · ');
-    t.tooltip = this.tooltip(item);
+    // A kind the protocol names is a plain word shown as it is; any other is agent text.
+    const known = Object.hasOwn(KIND_ICONS, kind);
+    const kindText = known ? kind : inertLine(kind, 40);
+    t.description = danger ? `${danger} · ${kindText}` : kindText;
+    if (state) {
+      t.description += ' · ' + state;
+    }
     t.iconPath = item.pending
-      ? new vscode.ThemeIcon(
-          item.danger ? 'warning' : (KIND_ICONS[kind] ?? 'question'),
-          item.danger
-            ? new vscode.ThemeColor('list.errorForeground')
-            : item.severity === 'high'
-              ? new vscode.ThemeColor('list.warningForeground')
-              : undefined,
+      ? themeIcon(
+          item.danger ? 'warning' : known ? KIND_ICONS[kind] : 'question',
+          item.danger ? 'list.errorForeground' : item.severity === 'high' ? 'list.warningForeground' : undefined,
         )
-      : new vscode.ThemeIcon(
-          item.state.kind === 'answeredByYou' ? 'pass' : 'circle-slash',
-          new vscode.ThemeColor('disabledForeground'),
-        );
-    const flags = ['fountainRequest'];
+      : themeIcon(item.state.kind === 'answeredByYou' ? 'pass' : 'circle-slash', 'disabledForeground');
+    let flags = 'fountainRequest;';
     if (item.answerable) {
-      flags.push('answerable');
+      flags += 'answerable;';
       if (inlineAllowOption(item.request.options)) {
-        flags.push('allowOnce');
+        flags += 'allowOnce;';
       }
       if (inlineRejectOption(item.request.options)) {
-        flags.push('reject');
+        flags += 'reject;';
       }
       if (item.state.kind === 'leftOpen') {
-        flags.push('retry');
+        flags += 'retry;';
       }
     } else {
-      flags.push('closed');
+      flags += 'closed;';
     }
     if (item.request.diffs.length > 0) {
-      flags.push('diff');
+      flags += 'diff;';
     }
-    t.contextValue = flags.join(';') + ';';
+    t.contextValue = flags;
     t.command = { command: 'fountain.request.showDetails', title: TreeStrings.showDetails, arguments: [element] };
     t.accessibilityInformation = { label: `${label.text}, ${t.description}` };
     return t;
   }
-  //#endregion
 
   /** "Local · agent · folder", with the session's status (idle / running / waiting) and the waiting count. */
   private localGroupItem(t: vscode.TreeItem, c: ConversationInfo, waiting: number): vscode.TreeItem {
@@ -376,6 +456,19 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     }
     return lines.join('\n');
   }
+}
+
+const icons = new Map<string, vscode.ThemeIcon>();
+
+/** One ThemeIcon object per icon and colour (plain data VS Code reads), not one per row drawn. */
+function themeIcon(name: string, color?: string): vscode.ThemeIcon {
+  const key = `${name} ${color ?? ''}`;
+  let icon = icons.get(key);
+  if (!icon) {
+    icon = new vscode.ThemeIcon(name, color === undefined ? undefined : new vscode.ThemeColor(color));
+    icons.set(key, icon);
+  }
+  return icon;
 }
 
 function convId(g: { readonly server: string; readonly conversationId: string }): string {

@@ -26,6 +26,21 @@ describe('time formatting in the display language', () => {
     assert.equal(formatTimeLeft(-5, 'de'), '0:00');
   });
 
+  it('an English countdown (made without Intl) is what Intl.NumberFormat writes, at every second under a day', () => {
+    for (const locale of ['en', 'en-US', 'en-GB', 'EN-us']) {
+      const nf = new Intl.NumberFormat(locale, { useGrouping: false });
+      const two = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
+      for (let s = 0; s < 86_400; s += 7) {
+        const [h, m, sec] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+        const intl =
+          h > 0 ? `${nf.format(h)}:${two.format(m)}:${two.format(sec)}` : `${nf.format(m)}:${two.format(sec)}`;
+        assert.equal(formatTimeLeft(s * 1000, locale), intl, `${locale} ${s} s`);
+      }
+    }
+    // Any other tag goes through Intl, with its own digits (an English tag with a numbering extension too).
+    assert.equal(formatTimeLeft(65_000, 'en-u-nu-arab'), '١:٠٥');
+  });
+
   it('dates are local-time, localised, to the second, without milliseconds or ISO "Z"', () => {
     const at = Date.UTC(2026, 10, 30, 2, 0, 52, 618);
     assert.equal(formatDateTime(at, 'de', 'Europe/Berlin'), '30.11.2026, 03:00:52');
