@@ -96,7 +96,9 @@ export function programMounts(input: ProgramInput, facts: PathFacts): ProgramMou
     if (r === undefined || facts.kind(d) !== 'dir' || !emptied(d) || [d, r].some((x) => holdsEmptied(x) || inRoot(x))) {
       return false;
     }
-    dirs.add(d);
+    // A link outside the emptied places (visible already) to a folder inside them: only the target is mounted
+    // (bubblewrap cannot mount onto the link itself, whose target is not there yet).
+    dirs.add(inEmptied(d) ? d : r);
     return true;
   };
 

@@ -206,6 +206,16 @@ describe('local agents: sandbox program mounts over install layouts', () => {
     assertProgram(p, [`${nm}:ro`, '/tmp/clone/node24/bin:ro']);
   });
 
+  it('a checkout outside the homes whose node_modules links into /tmp: only the target is mounted, not the link', () => {
+    const nm = '/tmp/store/acp-agents/node_modules';
+    const p = plan('/work/repo/test/runtime/acp-agents/node_modules/.bin/claude-agent-acp', {
+      '/work/repo/test/runtime/acp-agents/node_modules': { link: nm },
+      [`${nm}/.bin/claude-agent-acp`]: { link: `../${ACP}/dist/index.js` },
+      ...pkgTree(nm),
+    });
+    assertProgram(p, [`${nm}:ro`]);
+  });
+
   it('a link that leads out of the tree to a folder that is visible anyway (/opt) adds nothing', () => {
     const nm = '/tmp/proj/node_modules';
     const p = plan(`${nm}/.bin/agent`, {
