@@ -7,6 +7,7 @@
 import which from 'which';
 import type { LocalAgentSpec } from './config';
 import { opencodeConfigContent } from './opencodeConfig';
+import type { StartFailure } from './startFailure';
 
 /** Variables every agent gets when the editor has them: what a login shell would give a program. */
 export const BASE_ENV_NAMES: readonly string[] = Object.freeze([
@@ -59,6 +60,7 @@ export async function resolveCommand(command: string, pathEnv: string | undefine
 
 /** Thrown by a start when the command is not installed; `message` says how to install it. */
 export class AgentNotFoundError extends Error {
+  readonly failure: StartFailure;
   constructor(
     readonly command: string,
     readonly install: string | undefined,
@@ -69,6 +71,7 @@ export class AgentNotFoundError extends Error {
         : `${command} was not found on PATH (or is not executable).`,
     );
     this.name = 'AgentNotFoundError';
+    this.failure = { kind: 'notFound', command, ...(install !== undefined ? { install } : {}) };
   }
 }
 

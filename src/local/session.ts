@@ -20,6 +20,7 @@ import {
   type SessionGate,
 } from './permissions';
 import { PermissionRequests, decisionNote } from './sessionPermissions';
+import { exitFailure, firstLine, type StartFailure } from './startFailure';
 import { Transcript } from './transcript';
 import { tapStreams, type TappedStreams, type WireListener } from './wire';
 
@@ -55,11 +56,15 @@ export interface LocalSessionExit extends AgentExit {
   readonly message: string;
 }
 
-/** Thrown by {@link LocalAgentSession.start} when the agent did not come up; carries its last stderr lines. */
+/**
+ * Thrown by {@link LocalAgentSession.start} when the agent did not come up; carries its last stderr lines (for the
+ * log) and why, as data (for the one sentence the user sees).
+ */
 export class AgentStartError extends Error {
   constructor(
     message: string,
     readonly stderrTail: readonly string[],
+    readonly failure: StartFailure,
   ) {
     super(stderrTail.length ? `${message}\n${stderrTail.join('\n')}` : message);
     this.name = 'AgentStartError';
@@ -71,10 +76,12 @@ function exitMessage(name: string, exit: AgentExit): string {
   return `${name} ${how}`;
 }
 
+class StartTimeout extends Error {}
+
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new StartTimeout(`${what} took longer than ${ms} ms`)), ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
@@ -212,6 +219,14 @@ export class LocalAgentSession {
       graceMs: spec.graceMs,
       termMs: spec.termMs,
       onStderrLine: (line) => this.log(line),
+    }).catch((e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      const ran = confinement.sandboxed ? confinement.wrap.command : command;
+      throw new AgentStartError(`${spec.name} did not start: ${firstLine(e)}`, [], {
+        kind: 'cannotRun',
+        command: ran,
+        code,
+      });
     });
     this.proc = proc;
     const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
@@ -264,7 +279,12 @@ export class LocalAgentSession {
       const why = exit ? exitMessage(spec.name, exit) : e instanceof Error ? e.message : String(e);
       const tail = exit?.stderrTail ?? proc.stderrTail();
       await this.stop();
-      throw new AgentStartError(`${spec.name} did not start: ${why}`, tail);
+      const failure: StartFailure = exit
+        ? exitFailure(exit, tail, confinement.sandboxed)
+        : e instanceof StartTimeout
+          ? { kind: 'timeout', seconds: Math.round(startMs / 1000) }
+          : { kind: 'other', line: firstLine(e) };
+      throw new AgentStartError(`${spec.name} did not start: ${why}`, tail, failure);
     }
     this.setStatus('idle');
   }

@@ -1,5 +1,7 @@
 /** Shared helpers for the extension-host tests: reach the running extension through its test API. */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { InboxItem } from '../../src/domain/inbox';
 import type { TestApi } from '../../src/extension';
@@ -22,6 +24,27 @@ export function harnessServer(): ServerInfo | undefined {
 }
 
 export { waitFor } from '../support/wait';
+
+/** The extension's own log file (its LogOutputChannel), newest session first. */
+export function extensionLogFile(): string | undefined {
+  const runDir = process.env.FOUNTAIN_TEST_RUN_DIR;
+  if (!runDir) {
+    return undefined;
+  }
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (e.name === 'Fountain Approvals.log') {
+        found.push(p);
+      }
+    }
+  };
+  walk(path.join(runDir, 'user-data', 'logs'));
+  return found.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+}
 
 /** Items of one conversation that are still waiting. */
 export function openIn(items: InboxItem[], conversationId: string): InboxItem[] {

@@ -3,30 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
-import { getApi, harnessTestServer, waitFor } from './support';
+import { extensionLogFile, getApi, harnessTestServer, waitFor } from './support';
 import { skipOrFail } from '../support/skipOrFail';
-
-/** The extension's own log file (its LogOutputChannel), newest session first. */
-function extensionLogFile(): string | undefined {
-  const runDir = process.env.FOUNTAIN_TEST_RUN_DIR;
-  if (!runDir) {
-    return undefined;
-  }
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        walk(p);
-      } else if (e.name === 'Fountain Approvals.log') {
-        found.push(p);
-      }
-    }
-  };
-  walk(path.join(runDir, 'user-data', 'logs'));
-  return found.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-}
 
 /** A loopback server that records every request and answers 401 (it stands in for another Fountain server). */
 async function recordingServer(): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {

@@ -95,6 +95,35 @@ export const fsFacts: PathFacts = {
       return undefined;
     }
   },
+  link(p) {
+    try {
+      return fs.readlinkSync(p);
+    } catch {
+      return undefined;
+    }
+  },
+  list(p) {
+    try {
+      return fs.readdirSync(p);
+    } catch {
+      return undefined;
+    }
+  },
+  firstLine(p) {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(p, 'r');
+      const buf = Buffer.alloc(256);
+      const n = fs.readSync(fd, buf, 0, buf.length, 0);
+      return buf.subarray(0, n).toString('utf8').split('\n')[0];
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) {
+        fs.closeSync(fd);
+      }
+    }
+  },
 };
 
 export interface ConfineTarget {

@@ -6,7 +6,8 @@
  * The layers, applied in order (a later layer covers an earlier one at the same place or below):
  * - the system read-only (`/`), `/dev` and `/proc`;
  * - every home emptied (the agent's `HOME`, the user's, `/home`, `/root`, `/Users`), a private `/tmp` (and TMPDIR);
- * - mounts, shallowest first: programs on PATH that live in a home (read-only), read-only config (`~/.gitconfig`),
+ * - mounts, shallowest first: the agent's program where it lives in an emptied place (read-only: its package tree,
+ *   its links' targets, its interpreter, PATH folders; see programMounts.ts), read-only config (`~/.gitconfig`),
  *   the agent's state folders (writable), allowPaths entries (`r` read-only, `w`/`rw` writable), workspace folders
  *   (writable; a symlinked folder is mounted at its link and at its target);
  * - then the workspace files that make later commands run code (`.git/config`, `.git/hooks`, …) read-only;
@@ -14,17 +15,11 @@
  */
 import { isInside, normalisePath, type AllowPath } from '../../policy';
 import { allowPathProblem } from '../../policy/scope';
+import type { PathFacts, PathKind } from './facts';
 import { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, HOME_PARENTS, PROTECTED_WORKSPACE, READ_ONLY_HOME } from './paths';
+import { programMounts } from './programMounts';
 
-export type PathKind = 'dir' | 'file' | 'other';
-
-/** What the planner may know of the file system. */
-export interface PathFacts {
-  /** `path` with every symlink resolved; undefined when it does not exist. */
-  real(path: string): string | undefined;
-  /** What `path` is (links followed); undefined when it does not exist. */
-  kind(path: string): PathKind | undefined;
-}
+export type { PathFacts, PathKind } from './facts';
 
 export interface SandboxInput {
   /** The agent's HOME (from its environment). */
@@ -65,7 +60,7 @@ export interface HiddenPath {
   readonly kind: PathKind;
 }
 
-export type SkipReason = 'hidden' | 'missing' | 'glob' | 'inWorkspace';
+export type SkipReason = 'hidden' | 'missing' | 'glob' | 'inWorkspace' | 'limit';
 
 export interface SandboxPlan {
   readonly cwd: string;
@@ -82,8 +77,6 @@ export interface SandboxPlan {
 
 const join = (dir: string, rel: string) => normalisePath(`${dir}/${rel}`)!;
 const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
-const parent = (p: string) => normalisePath(`${p}/..`)!;
-const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
 /** The folder an allowPaths pattern names: itself, or the base of a trailing `/...` or `/**`; undefined for globs. */
 export function patternFolder(pattern: string): string | undefined {
@@ -156,29 +149,19 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
       mounts.push({ type: 'mount', src, at, access, why });
     }
   };
-  // A path under an emptied home or a private temporary folder is not there inside unless it is mounted back.
-  const inEmptied = (p: string) => [...emptied, ...tmps].some((e) => isInside(p, e));
-
-  // Programs on PATH that live in an emptied home (nvm, npm's prefix), read-only: `prefix/bin` and `prefix/lib`.
-  const programDirs = new Set<string>();
-  for (const entry of (input.env.PATH ?? '').split(':')) {
-    const p = abs(entry);
-    if (p && inEmptied(p) && facts.kind(p) === 'dir') {
-      programDirs.add(p);
-      if (base(p) === 'bin' && facts.kind(join(parent(p), 'lib')) === 'dir') {
-        programDirs.add(join(parent(p), 'lib'));
-      }
-    }
-  }
-  const command = abs(input.command);
-  const commandReal = command ? facts.real(command) : undefined;
-  // The command as it is run (a link in a temporary folder, say) and the file it leads to must both be there.
-  for (const c of [command, commandReal]) {
-    if (c && inEmptied(c) && ![...programDirs].some((d) => isInside(c, d))) {
-      programDirs.add(parent(c));
-    }
-  }
-  programDirs.forEach((d) => mount(d, 'ro', 'program', false));
+  // The agent's program where it lives in an emptied place, read-only: its whole package tree, what that tree's
+  // links lead to, its interpreter, and the PATH's folders there (src/local/sandbox/programMounts.ts says how).
+  const program = programMounts(
+    {
+      command: input.command,
+      path: input.env.PATH,
+      roots: roots.flatMap(both),
+      emptied: [...emptied, ...[...tmps].flatMap(both)],
+    },
+    facts,
+  );
+  program.dirs.forEach((d) => mount(d, 'ro', 'program', false));
+  skipped.push(...program.skipped);
 
   for (const rel of READ_ONLY_HOME) {
     mount(join(home, rel), 'ro', 'config', false);

@@ -14,8 +14,9 @@ import type { SessionCommandId } from './commandIds';
 import { GestureStrings } from './gestureStrings';
 import { gestures, pickGesture, type ShownGesture } from './gestures';
 import { askOneLine, PromptDrafts } from './promptInput';
-import { LocalStrings, statusText } from './strings';
+import { couldNotStart, LocalStrings, statusText } from './strings';
 import type { TranscriptDocuments } from './transcriptDocument';
+import type { StartFailure } from '../../local/startFailure';
 
 /** Arguments of `fountain.local.start` (keybindings, tests): an agent id (`preset:claude`, `config:<name>` or a
  * preset id) and a workspace folder path; whatever is missing is asked for, and the agent is started only once the
@@ -75,6 +76,7 @@ export class LocalCommands extends Disposable {
       void this.untrustedNotice();
       return undefined;
     }
+    let agent: string | undefined;
     try {
       const folder = args.folder !== undefined ? folderByPath(args.folder) : await pickFolder();
       if (!folder) {
@@ -88,11 +90,12 @@ export class LocalCommands extends Disposable {
       if (!choice) {
         return undefined;
       }
+      agent = choice.spec.name;
       const started = await this.startWithProgress(choice, folder);
       void vscode.window.setStatusBarMessage(LocalStrings.started(choice.spec.name, folder.name), 5000);
       return started.id;
     } catch (e) {
-      this.startFailed(e);
+      this.startFailed(e, agent);
       return undefined;
     }
   }
@@ -138,7 +141,11 @@ export class LocalCommands extends Disposable {
     );
   }
 
-  private startFailed(e: unknown): void {
+  /**
+   * One sentence naming the agent and the likely cause, with Show Logs; the whole error (with the agent's last
+   * stderr lines, which the log has in full already) goes to the log, never a stack trace to the toast.
+   */
+  private startFailed(e: unknown, agent: string | undefined): void {
     // By name: the error comes from the manager in the main bundle, a class this bundle has its own copy of.
     if (e instanceof Error && e.name === 'UntrustedWorkspaceError') {
       void this.untrustedNotice();
@@ -146,13 +153,11 @@ export class LocalCommands extends Disposable {
     }
     const message = e instanceof Error ? e.message : String(e);
     this.log.warn(`local agent start failed: ${message}`);
-    void vscode.window
-      .showErrorMessage(LocalStrings.startFailed(inertLine(message)), LocalStrings.showLogs)
-      .then((b) => {
-        if (b === LocalStrings.showLogs) {
-          this.log.show();
-        }
-      });
+    void vscode.window.showErrorMessage(startFailureText(e, agent), LocalStrings.showLogs).then((b) => {
+      if (b === LocalStrings.showLogs) {
+        this.log.show();
+      }
+    });
   }
 
   private async untrustedNotice(): Promise<void> {
@@ -237,7 +242,7 @@ export class LocalCommands extends Disposable {
         () => this.manager.restart(s),
       );
     } catch (e) {
-      this.startFailed(e);
+      this.startFailed(e, s.agentName);
     }
   }
 
@@ -288,6 +293,18 @@ export class LocalCommands extends Disposable {
     );
     return picked?.session;
   }
+}
+
+/** What the toast says: the sentence for a known failure, else the first line of the error (never its stack). */
+function startFailureText(e: unknown, agent: string | undefined): string {
+  const failure = e instanceof Error ? (e as { failure?: StartFailure }).failure : undefined;
+  if (failure && agent !== undefined) {
+    const inert = Object.fromEntries(
+      Object.entries(failure).map(([k, v]) => [k, typeof v === 'string' ? inertLine(v, 300) : v]),
+    ) as StartFailure;
+    return couldNotStart(inertLine(agent, 120), inert);
+  }
+  return LocalStrings.startFailed(inertLine((e instanceof Error ? e.message : String(e)).split('\n')[0]));
 }
 
 function findChoice(choices: readonly AgentChoice[], id: string): AgentChoice | undefined {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { StartFailure } from '../../local/startFailure';
 
 /** Every user-facing string of the local agents' VS Code side, as whole sentences for vscode.l10n. */
 export const LocalStrings = {
@@ -36,6 +37,49 @@ export const LocalStrings = {
   draftSessionGone: vscode.l10n.t('The session this prompt draft was for has ended. Start the agent again.'),
   stopped: (agent: string) => vscode.l10n.t('{0} stopped.', agent),
 };
+
+/**
+ * One sentence for an agent that did not start, naming it and the likely cause (its output is in the logs, never
+ * here). `agent` and every value in `f` are already made inert by the caller.
+ */
+export function couldNotStart(agent: string, f: StartFailure): string {
+  switch (f.kind) {
+    case 'notFound':
+      return f.install
+        ? vscode.l10n.t(
+            '{0} could not start: the command {1} was not found on its PATH. Install it with: {2}',
+            agent,
+            f.command,
+            f.install,
+          )
+        : vscode.l10n.t(
+            '{0} could not start: the command {1} was not found on its PATH (or is not executable).',
+            agent,
+            f.command,
+          );
+    case 'cannotRun':
+      return vscode.l10n.t('{0} could not start: {1} could not be run ({2}).', agent, f.command, f.code);
+    case 'missingModule':
+      if (!f.sandboxed) {
+        return vscode.l10n.t(
+          '{0} could not start: a module it needs is missing ({1}); its install may be incomplete.',
+          agent,
+          f.module ?? '?',
+        );
+      }
+      return vscode.l10n.t(
+        '{0} could not start: a module it needs is missing inside the sandbox ({1}). The logs have its output.',
+        agent,
+        f.module ?? '?',
+      );
+    case 'exited':
+      return vscode.l10n.t('{0} could not start: it exited at once ({1}). The logs have its output.', agent, f.how);
+    case 'timeout':
+      return vscode.l10n.t('{0} could not start: it did not answer within {1} seconds.', agent, f.seconds);
+    default:
+      return vscode.l10n.t('{0} could not start: {1}', agent, f.line);
+  }
+}
 
 /** Status words for a session, as shown in pickers and the tree. */
 export function statusText(status: string): string {

@@ -8,41 +8,9 @@ import {
   sandboxView,
   seatbeltProfile,
   SeatbeltPathError,
-  type PathFacts,
-  type PathKind,
   type SandboxInput,
 } from '../../../src/local/sandbox';
-
-type Entry = PathKind | { link: string };
-
-/** A file system of `entries` (folders above an entry exist too); links are resolved segment by segment. */
-function fakeFs(entries: Record<string, Entry>): PathFacts {
-  const real = (p: string): string | undefined => {
-    const segs = p.split('/').filter(Boolean);
-    let cur = '';
-    for (let i = 0; i < segs.length; i++) {
-      cur = `${cur}/${segs[i]}`;
-      const e = entries[cur];
-      if (e && typeof e === 'object') {
-        return real([e.link, ...segs.slice(i + 1)].join('/'));
-      }
-    }
-    const path = cur || '/';
-    const exists = path === '/' || path in entries || Object.keys(entries).some((k) => k.startsWith(path + '/'));
-    return exists ? path : undefined;
-  };
-  return {
-    real,
-    kind(p) {
-      const r = real(p);
-      if (r === undefined) {
-        return undefined;
-      }
-      const e = entries[r];
-      return typeof e === 'string' ? e : 'dir';
-    },
-  };
-}
+import { fakeFs, type Entry } from './fakeFs';
 
 const HOME = '/home/u';
 const WS = '/home/u/my project';

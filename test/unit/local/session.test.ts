@@ -33,6 +33,11 @@ describe('local agents: session start', function () {
       (e: unknown) => {
         assert.ok(e instanceof AgentNotFoundError);
         assert.match(e.message, /qwen was not found on PATH\. Install it with: npm install -g @qwen-code\/qwen-code/);
+        assert.deepEqual(e.failure, {
+          kind: 'notFound',
+          command: 'qwen',
+          install: 'npm install -g @qwen-code/qwen-code',
+        });
         return true;
       },
     );
@@ -54,6 +59,7 @@ describe('local agents: session start', function () {
         assert.ok(e instanceof AgentStartError);
         assert.match(e.message, /^early did not start: early exited with code 7/);
         assert.deepEqual(e.stderrTail, ['boom: no credentials']);
+        assert.deepEqual(e.failure, { kind: 'exited', how: 'code 7' });
         return true;
       },
     );
@@ -61,6 +67,42 @@ describe('local agents: session start', function () {
     const pgid = Number(/process group (\d+)/.exec(lines.join('\n'))?.[1]);
     assert.ok(pgid > 0);
     assert.equal(groupAlive(pgid), false);
+  });
+
+  it('an agent that cannot load a package it imports fails as a missing module, naming it', async () => {
+    const file = path.join(dir, 'missing.mjs');
+    fs.writeFileSync(file, `#!${process.execPath}\nimport '@fountain-fixture/not-installed';\n`, { mode: 0o755 });
+    const [config] = parseLocalAgents([{ name: 'missing', command: file }]).agents;
+    await assert.rejects(
+      LocalAgentSession.start({ spec: specFromConfig(config), cwd: dir, ask: () => undefined, sourceEnv: sourceEnv() }),
+      (e: unknown) => {
+        assert.ok(e instanceof AgentStartError);
+        assert.deepEqual(e.failure, {
+          kind: 'missingModule',
+          sandboxed: false,
+          module: '@fountain-fixture/not-installed',
+        });
+        assert.ok(
+          e.stderrTail.some((l) => l.includes('ERR_MODULE_NOT_FOUND')),
+          e.stderrTail.join('\n'),
+        );
+        return true;
+      },
+    );
+  });
+
+  it('a spawn the OS refuses (its folder is gone) fails as cannotRun with the error code', async () => {
+    const name = agentScript('fine', 'process.stdin.resume();');
+    const [config] = parseLocalAgents([{ name: 'gone', command: name }]).agents;
+    const cwd = path.join(dir, 'no-such-folder');
+    await assert.rejects(
+      LocalAgentSession.start({ spec: specFromConfig(config), cwd, ask: () => undefined, sourceEnv: sourceEnv() }),
+      (e: unknown) => {
+        assert.ok(e instanceof AgentStartError);
+        assert.deepEqual(e.failure, { kind: 'cannotRun', command: path.join(dir, name), code: 'ENOENT' });
+        return true;
+      },
+    );
   });
 
   it('an agent that never answers initialize is stopped after the start timeout', async () => {
@@ -79,7 +121,12 @@ describe('local agents: session start', function () {
         startTimeoutMs: 300,
         log: (l) => lines.push(l),
       }),
-      /silent did not start: starting silent took longer than 300 ms/,
+      (e: unknown) => {
+        assert.ok(e instanceof AgentStartError);
+        assert.match(e.message, /silent did not start: starting silent took longer than 300 ms/);
+        assert.deepEqual(e.failure, { kind: 'timeout', seconds: 0 });
+        return true;
+      },
     );
     const pgid = Number(/process group (\d+)/.exec(lines.join('\n'))?.[1]);
     assert.equal(groupAlive(pgid), false);
