@@ -11,7 +11,7 @@ import { AgentModeTracker, modeOption, type AgentModeInfo } from './agentModes';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
-import { confine, type Confinement, type SandboxRequest } from './sandbox/confine';
+import { confine, removeBlockers, type Confinement, type SandboxRequest } from './sandbox/confine';
 import {
   PermissionBroker,
   type AskInbox,
@@ -203,6 +203,8 @@ export class LocalAgentSession {
     const env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
     const command = await resolveAgentCommand(spec, env);
     const confinement = (this._confinement = await confine(this.options.sandbox?.(), { ...spec, command, cwd, env }));
+    // The empty files bubblewrap made to block missing protected paths go when everything inside has ended.
+    const release = () => confinement.sandboxed && removeBlockers(confinement.plan);
     const proc = await AgentProcess.spawn({
       ...(confinement.sandboxed ? { sandbox: confinement.wrap } : {}),
       command,
@@ -212,8 +214,12 @@ export class LocalAgentSession {
       graceMs: spec.graceMs,
       termMs: spec.termMs,
       onStderrLine: (line) => this.log(line),
+    }).catch((e: unknown) => {
+      release();
+      throw e;
     });
     this.proc = proc;
+    void proc.exited.then(release);
     const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
     this.log(`[fountain] started ${spec.name} (${command}) ${how} as process group ${proc.pid} in ${cwd}`);
     // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
