@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { allowPathProblem, type AllowPath } from '../../policy/scope';
 import { bwrapArgs } from './bwrap';
-import { BWRAP_INSTALL, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
+import { BWRAP_INSTALL, BWRAP_UNBLOCK, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
 import { AGENT_STATE } from './paths';
 import { patternFolder, planSandbox, type PathFacts, type SandboxPlan } from './plan';
 import { seatbeltProfile } from './seatbelt';
@@ -33,7 +33,10 @@ export type Confinement =
       readonly sandboxed: false;
       /** `off`: the setting; `not_requested`: the caller asked for no sandbox (tests, benches). */
       readonly reason: 'off' | 'not_requested' | SandboxUnavailable;
+      /** Not installed: the command that installs it. */
       readonly install?: string;
+      /** Installed but blocked: what lifts the restriction. */
+      readonly fix?: string;
       readonly detail?: string;
     };
 
@@ -53,6 +56,8 @@ export interface SandboxRequest {
 
 const UNAVAILABLE: Readonly<Record<Unsandboxed['reason'], string>> = {
   not_installed: "bubblewrap (bwrap) is not on the agent's PATH",
+  blocked:
+    'bubblewrap is installed but this machine refuses it user namespaces (the AppArmor or kernel user-namespace restriction)',
   not_working: 'bubblewrap cannot create its namespaces on this machine',
   unsupported_platform: 'this platform has no sandbox',
   off: 'the setting is off',
@@ -65,6 +70,7 @@ export class SandboxRequiredError extends Error {
     super(
       `fountain.local.sandbox is "required" and no sandbox is available (${UNAVAILABLE[confinement.reason]})` +
         (confinement.install ? `. Install it with: ${confinement.install}` : '') +
+        (confinement.fix ? `. Fix: ${confinement.fix}` : '') +
         (confinement.detail ? `\n${confinement.detail}` : ''),
     );
     this.name = 'SandboxRequiredError';
@@ -278,7 +284,8 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
     const c: Unsandboxed = {
       sandboxed: false,
       reason: found.reason,
-      ...(process.platform === 'linux' ? { install: BWRAP_INSTALL } : {}),
+      ...(found.reason === 'not_installed' && process.platform === 'linux' ? { install: BWRAP_INSTALL } : {}),
+      ...(found.reason === 'blocked' ? { fix: BWRAP_UNBLOCK } : {}),
       ...(found.detail !== undefined ? { detail: found.detail } : {}),
     };
     if (req.setting === 'required') {

@@ -17,7 +17,7 @@ export type {
   SandboxWrapper,
   Unsandboxed,
 } from './confine';
-export { BWRAP_INSTALL, detectSandbox } from './detect';
+export { BWRAP_INSTALL, BWRAP_UNBLOCK, detectSandbox, probeFailure, SYSTEM_BWRAP } from './detect';
 export type { SandboxDetection, SandboxTool, SandboxUnavailable } from './detect';
 export { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, READ_ONLY_HOME } from './paths';
 export type { AgentState } from './paths';
