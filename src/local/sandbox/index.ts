@@ -26,3 +26,4 @@ export type { HiddenPath, Layer, MountAccess, MountWhy, PathFacts, PathKind, San
 export { homeShort, outsideSandbox, sandboxView } from './scope';
 export type { OutsideSandbox, SandboxScope, SandboxView } from './scope';
 export { sbplString, seatbeltProfile, SeatbeltPathError } from './seatbelt';
+export { MAX_WATCHED, NewRepoWatch, WATCH_DEPTH } from './newRepos';

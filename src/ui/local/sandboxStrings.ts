@@ -57,6 +57,21 @@ export const SandboxStrings = {
   unsandboxedTooltip: vscode.l10n.t(
     'This agent and its commands run with all of your rights. Set fountain.local.sandbox to "auto" or "required" where a sandbox is available.',
   ),
+  newReposRow: (n: number) =>
+    n === 1
+      ? vscode.l10n.t('sandbox: a new git repository appeared inside')
+      : vscode.l10n.t('sandbox: {0} new git repositories appeared inside', n),
+  newReposTooltip: (paths: string) =>
+    vscode.l10n.t(
+      "Created inside the sandbox during this session: {0}. Its .git/config can run commands when git outside opens it (VS Code's git extension does): read it before you open the folder.",
+      paths,
+    ),
+  newRepoWarning: (agent: string, repo: string) =>
+    vscode.l10n.t(
+      "{0} created a new git repository inside its sandbox: {1}. Its .git/config can run commands when git outside opens it (VS Code's git extension does): read it before you open the folder.",
+      agent,
+      repo,
+    ),
   statusOne: (agent: string) => vscode.l10n.t('$(warning) Unsandboxed: {0}', agent),
   statusMany: (n: number) => vscode.l10n.t('$(warning) {0} unsandboxed agents', n),
   statusTooltip: (agents: string) =>

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { confine, removeBlockers } from '../../../src/local/sandbox';
+import { confine, NewRepoWatch, removeBlockers } from '../../../src/local/sandbox';
 import { skipOrFail } from '../../support/skipOrFail';
 
 const BWRAP = '/usr/bin/bwrap';
@@ -167,5 +167,23 @@ describe('local agents: nothing written inside the sandbox runs outside through 
       'kept\n',
       'the state folder is writable',
     );
+  });
+
+  it('a nested `git init` inside cannot be stopped, so it is seen at once (the repositories there at start are not)', async () => {
+    fs.mkdirSync(path.join(ws, 'lib'));
+    const found: string[] = [];
+    const watch = new NewRepoWatch([ws], (repo) => found.push(repo));
+    try {
+      const said = await inside(
+        `mkdir -p a/b && git init -q a/b/sub && git -C a/b/sub config core.fsmonitor "touch $MARK; false"; git init -q lib`,
+      );
+      const until = Date.now() + 5000;
+      while (found.length < 2 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.deepEqual(found.sort(), [path.join(ws, 'a/b/sub'), path.join(ws, 'lib')], said);
+    } finally {
+      watch.dispose();
+    }
   });
 });
