@@ -36,15 +36,8 @@ export const PROTECTED_SUBDIRS: readonly string[] = Object.freeze([
   '.local/bin',
 ]);
 
-/** Files that run code when a shell, git, npm, direnv, an editor or an agent starts. */
-export const PROTECTED_FILES: readonly string[] = Object.freeze([
-  '.gitmodules',
-  '.gitattributes',
-  '.gitconfig',
-  '.mcp.json',
-  'opencode.json',
-  'opencode.jsonc',
-  '.envrc',
+/** What shells and the programs they start read from a home's top: run code when they start. */
+const SHELL_START_FILES: readonly string[] = [
   '.bashrc',
   '.bash_profile',
   '.bash_login',
@@ -59,16 +52,28 @@ export const PROTECTED_FILES: readonly string[] = Object.freeze([
   '.cshrc',
   '.tcshrc',
   '.inputrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.pre-commit-config.yaml',
   '.vimrc',
   '.exrc',
   '.curlrc',
   '.wgetrc',
   '.netrc',
+];
+
+/** Files that run code when a shell, git, npm, direnv, an editor or an agent starts. */
+export const PROTECTED_FILES: readonly string[] = Object.freeze([
+  '.gitmodules',
+  '.gitattributes',
+  '.gitconfig',
+  '.mcp.json',
+  'opencode.json',
+  'opencode.jsonc',
+  '.envrc',
+  ...SHELL_START_FILES,
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  '.pre-commit-config.yaml',
 ]);
 
 /** Every entry, folder-relative (what the sandbox protects at the top of each writable folder). */
@@ -88,25 +93,7 @@ export const HOME_ONLY_NAMES: readonly string[] = Object.freeze([
   '.gnupg',
   ...PROTECTED_SUBDIRS,
   '.gitconfig',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zprofile',
-  '.zshenv',
-  '.zlogin',
-  '.zlogout',
-  '.kshrc',
-  '.cshrc',
-  '.tcshrc',
-  '.inputrc',
-  '.vimrc',
-  '.exrc',
-  '.curlrc',
-  '.wgetrc',
-  '.netrc',
+  ...SHELL_START_FILES,
 ]);
 
 const DIRS = new Set(PROTECTED_DIRS);
