@@ -11,7 +11,8 @@ import { AgentModeTracker, modeOption, type AgentModeInfo } from './agentModes';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
-import { confine, type Confinement, type SandboxRequest } from './sandbox/confine';
+import { confine, removeBlockers, type Confinement, type SandboxRequest } from './sandbox/confine';
+import { NewRepoWatch } from './sandbox/newRepos';
 import {
   PermissionBroker,
   type AskInbox,
@@ -113,6 +114,13 @@ export class LocalAgentSession {
   readonly onDidChangeAgentMode: Event<void> = this._onDidChangeAgentMode.event;
   private readonly modes: AgentModeTracker;
   private _confinement: Confinement = { sandboxed: false, reason: 'not_requested' };
+  private readonly _newRepos: string[] = [];
+  private readonly _onDidFindRepository = new Emitter<string>();
+  /**
+   * A git repository appeared in a writable folder while the sandboxed agent ran (`git init`, a `.git` put in a
+   * folder): its configuration may run code when git outside opens it. The folder's path.
+   */
+  readonly onDidFindRepository: Event<string> = this._onDidFindRepository.event;
 
   private constructor(readonly options: LocalSessionOptions) {
     this.broker = new PermissionBroker({
@@ -166,6 +174,10 @@ export class LocalAgentSession {
   get confinement(): Confinement {
     return this._confinement;
   }
+  /** The repositories created inside the sandbox during this session (see {@link onDidFindRepository}). */
+  get newRepositories(): readonly string[] {
+    return this._newRepos;
+  }
   /** The mode ids the agent offered at session/new. */
   get availableModes(): readonly string[] {
     return this.modes.modeIds;
@@ -210,6 +222,8 @@ export class LocalAgentSession {
     const env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
     const command = await resolveAgentCommand(spec, env);
     const confinement = (this._confinement = await confine(this.options.sandbox?.(), { ...spec, command, cwd, env }));
+    // The empty files bubblewrap made to block missing protected paths go when everything inside has ended.
+    const release = () => confinement.sandboxed && removeBlockers(confinement.plan);
     const proc = await AgentProcess.spawn({
       ...(confinement.sandboxed ? { sandbox: confinement.wrap } : {}),
       command,
@@ -220,6 +234,7 @@ export class LocalAgentSession {
       termMs: spec.termMs,
       onStderrLine: (line) => this.log(line),
     }).catch((e: unknown) => {
+      release();
       const code = (e as NodeJS.ErrnoException).code ?? 'error';
       const ran = confinement.sandboxed ? confinement.wrap.command : command;
       throw new AgentStartError(`${spec.name} did not start: ${firstLine(e)}`, [], {
@@ -229,6 +244,19 @@ export class LocalAgentSession {
       });
     });
     this.proc = proc;
+    void proc.exited.then(release);
+    if (confinement.sandboxed) {
+      // A repository created inside cannot be stopped (see newRepos.ts): seen at once, and said.
+      const writable = confinement.plan.layers.filter(
+        (l) => l.type === 'mount' && l.access === 'rw' && (l.why === 'workspace' || l.why === 'allowPaths'),
+      );
+      const watch = new NewRepoWatch([...new Set(writable.map((l) => l.at))], (repo) => {
+        this._newRepos.push(repo);
+        this.log(`[fountain] a new git repository appeared inside the sandbox: ${repo}`);
+        this._onDidFindRepository.fire(repo);
+      });
+      void proc.exited.then(() => watch.dispose());
+    }
     const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
     this.log(`[fountain] started ${spec.name} (${command}) ${how} as process group ${proc.pid} in ${cwd}`);
     // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
@@ -380,6 +408,7 @@ export class LocalAgentSession {
       this._onDidChangeTranscript.dispose();
       this._onDidExit.dispose();
       this._onDidChangeAgentMode.dispose();
+      this._onDidFindRepository.dispose();
     });
   }
 }

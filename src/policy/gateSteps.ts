@@ -5,7 +5,8 @@
 import { denylistLine, denylistMaybe } from './denylist';
 import { denyForms } from './normalise';
 import type { Ctx, GateDecision } from './gateTypes';
-import { isHarmlessDevice, isNetworkDevice, protectedWrite } from './paths';
+import { isHarmlessDevice, isNetworkDevice } from './paths';
+import { protectedWrite } from './protectedPaths';
 import { appliesTo, commandMatches, MAX_PATH_LENGTH, pathMatches, textGlobMatches, type GatePattern } from './patterns';
 import { requestKey } from './grants';
 import { accessFor, grants } from './scope';

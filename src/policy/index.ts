@@ -46,7 +46,15 @@ export { READ_ONLY_SPECS, readFind } from './programSpecs';
 export { GIT_SPECS, gitHazard, gitReading } from './gitSpecs';
 export { hazardOf, readArgv } from './specParse';
 export type { ProgramSpec, SpecPath, SpecReading } from './specParse';
-export { isNetworkDevice, placePath, protectedWrite } from './paths';
+export { isNetworkDevice, placePath } from './paths';
+export {
+  HOME_ONLY_NAMES,
+  PROTECTED_DIRS,
+  PROTECTED_FILES,
+  PROTECTED_NAMES,
+  PROTECTED_SUBDIRS,
+  protectedWrite,
+} from './protectedPaths';
 export type { PathEnv, PlacedPath } from './paths';
 export { readWord, readWords } from './shellWords';
 export type { ShellEnv } from './shellWords';

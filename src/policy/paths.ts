@@ -1,8 +1,8 @@
 /**
  * Paths as the gate places them: a word (an operand, a redirection target, a tool location) made absolute against
  * the working directory it is used in, `..` applied, and symlinks resolved through an injected resolver (this
- * folder is pure: the caller that has a file system passes `realpath`). Plus the paths no write reaches unasked
- * (they make later commands run code) and the devices that are network connections.
+ * folder is pure: the caller that has a file system passes `realpath`), and the devices that are network connections.
+ * The paths no write reaches unasked are in ./protectedPaths.ts (one list, the sandbox reads it too).
  */
 import { normalisePath } from './scope';
 
@@ -66,83 +66,4 @@ export function isNetworkDevice(path: string): boolean {
 /** Output targets that write nothing anyone keeps. */
 export function isHarmlessDevice(path: string): boolean {
   return /^\/dev\/(?:null|stdout|stderr|fd\/[0-9]+|zero|full)$/.test(path) || path === '/dev/tty';
-}
-
-const PROTECTED_DIRS = new Set([
-  '.git',
-  '.husky',
-  '.githooks',
-  '.claude',
-  '.gemini',
-  '.codex',
-  '.qwen',
-  '.opencode',
-  '.cursor',
-  '.windsurf',
-  '.vscode',
-  '.idea',
-  '.ssh',
-  '.gnupg',
-  '.direnv',
-]);
-const PROTECTED_FILES = new Set([
-  '.gitmodules',
-  '.gitattributes',
-  '.gitconfig',
-  '.mcp.json',
-  'opencode.json',
-  'opencode.jsonc',
-  '.envrc',
-  '.bashrc',
-  '.bash_profile',
-  '.bash_login',
-  '.bash_logout',
-  '.profile',
-  '.zshrc',
-  '.zprofile',
-  '.zshenv',
-  '.zlogin',
-  '.zlogout',
-  '.kshrc',
-  '.cshrc',
-  '.tcshrc',
-  '.inputrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  '.pre-commit-config.yaml',
-  '.vimrc',
-  '.exrc',
-  '.curlrc',
-  '.wgetrc',
-  '.netrc',
-]);
-
-/**
- * Why a write to `path` (absolute, normalised) is never automatic, or undefined: it is in a directory that holds
- * hooks, settings or keys (`.git/` — config, hooks, info/attributes —, `.husky/`, an agent's own settings
- * `.claude/`, `.gemini/`, `.codex/`, `.qwen/`, `.opencode/`, editor settings `.vscode/` (tasks.json, launch.json,
- * settings.json), `.idea/`, `~/.ssh/`, `~/.config/git/`, `~/.config/fish/`), or a file that runs code when a shell, git,
- * npm, direnv or an agent starts (shell rc files, `.envrc`, `.npmrc`, `.gitattributes`, `.mcp.json`, …).
- * `package.json` and `Makefile` are not on it: the gate never runs npm or make on its own account.
- */
-export function protectedWrite(path: string): string | undefined {
-  const segs = path.split('/').filter((s) => s !== '');
-  for (let i = 0; i < segs.length; i++) {
-    if (PROTECTED_DIRS.has(segs[i])) {
-      return `${segs[i]}/ holds hooks, settings or keys that later commands or agents run or trust`;
-    }
-    if (
-      segs[i] === '.config' &&
-      ['git', 'fish', 'direnv', 'nvim', 'systemd', 'autostart'].includes(segs[i + 1] ?? '')
-    ) {
-      return `.config/${segs[i + 1]}/ holds settings that run code`;
-    }
-  }
-  const base = segs[segs.length - 1] ?? '';
-  if (PROTECTED_FILES.has(base) || base.endsWith('.code-workspace')) {
-    return `${base} makes later commands, shells or agents run code`;
-  }
-  return undefined;
 }

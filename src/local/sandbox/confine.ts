@@ -3,14 +3,15 @@
  * plan and the wrapper its command runs under, or why there is none. `required` refuses to start without one; `off`
  * and a missing sandbox under `auto` go through the caller's `beforeUnsandboxed` (the UI's modal or warning).
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { allowPathProblem, type AllowPath } from '../../policy/scope';
 import { bwrapArgs } from './bwrap';
-import { BWRAP_INSTALL, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
+import { BWRAP_INSTALL, BWRAP_UNBLOCK, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
 import { AGENT_STATE } from './paths';
-import { planSandbox, type PathFacts, type SandboxPlan } from './plan';
+import { patternFolder, planSandbox, type PathFacts, type SandboxPlan } from './plan';
 import { seatbeltProfile } from './seatbelt';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
@@ -32,7 +33,10 @@ export type Confinement =
       readonly sandboxed: false;
       /** `off`: the setting; `not_requested`: the caller asked for no sandbox (tests, benches). */
       readonly reason: 'off' | 'not_requested' | SandboxUnavailable;
+      /** Not installed: the command that installs it. */
       readonly install?: string;
+      /** Installed but blocked: what lifts the restriction. */
+      readonly fix?: string;
       readonly detail?: string;
     };
 
@@ -52,6 +56,8 @@ export interface SandboxRequest {
 
 const UNAVAILABLE: Readonly<Record<Unsandboxed['reason'], string>> = {
   not_installed: "bubblewrap (bwrap) is not on the agent's PATH",
+  blocked:
+    'bubblewrap is installed but this machine refuses it user namespaces (the AppArmor or kernel user-namespace restriction)',
   not_working: 'bubblewrap cannot create its namespaces on this machine',
   unsupported_platform: 'this platform has no sandbox',
   off: 'the setting is off',
@@ -64,6 +70,7 @@ export class SandboxRequiredError extends Error {
     super(
       `fountain.local.sandbox is "required" and no sandbox is available (${UNAVAILABLE[confinement.reason]})` +
         (confinement.install ? `. Install it with: ${confinement.install}` : '') +
+        (confinement.fix ? `. Fix: ${confinement.fix}` : '') +
         (confinement.detail ? `\n${confinement.detail}` : ''),
     );
     this.name = 'SandboxRequiredError';
@@ -126,6 +133,106 @@ export const fsFacts: PathFacts = {
   },
 };
 
+/** How deep under a workspace folder repositories are looked for (VS Code's git extension opens nested ones too). */
+const REPO_SCAN_DEPTH = 3;
+const REPO_SCAN_ENTRIES = 20_000;
+const SKIP_SCAN = new Set(['.git', 'node_modules']);
+
+/** The folders under `root` (itself included) that hold a `.git` entry, to `REPO_SCAN_DEPTH` levels. */
+function findRepos(root: string): string[] {
+  const found: string[] = [];
+  let seen = 0;
+  const walk = (dir: string, level: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    seen += entries.length;
+    if (entries.some((e) => e.name === '.git')) {
+      found.push(dir);
+    }
+    if (level >= REPO_SCAN_DEPTH || seen > REPO_SCAN_ENTRIES) {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory() && !SKIP_SCAN.has(e.name)) {
+        walk(path.join(dir, e.name), level + 1);
+      }
+    }
+  };
+  walk(root, 0);
+  return found;
+}
+
+/** git's own answer for one repository: its git folder, common folder and hooks folder (core.hooksPath applied). */
+function gitFolders(repo: string, env: Readonly<Record<string, string>>): Promise<string[]> {
+  const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('GIT_')));
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--git-path', 'hooks'],
+      { cwd: repo, env: clean, timeout: 5000 },
+      (err, out) =>
+        resolve(
+          err
+            ? []
+            : String(out)
+                .split('\n')
+                .filter((l) => path.isAbsolute(l)),
+        ),
+    );
+  });
+}
+
+/** Every repository's `.git` and git folders under the workspace folders and writable allowPaths folders. */
+async function gitPaths(folders: readonly string[], env: Readonly<Record<string, string>>): Promise<string[]> {
+  const repos = [...new Set(folders.flatMap(findRepos))];
+  const answers = await Promise.all(repos.map((r) => gitFolders(r, env)));
+  return [...new Set([...repos.map((r) => path.join(r, '.git')), ...answers.flat()])];
+}
+
+/**
+ * The empty files bubblewrap creates as mount points for protected paths that did not exist ({@link
+ * SandboxPlan.blocked}), counted over the sandboxes that mount them (a second agent in the same folder finds the
+ * first one's file and mounts it too): the last to end removes it, so no empty `.git` is left to break the folder.
+ */
+const blockers = new Map<string, number>();
+const plansBlockers = new WeakMap<SandboxPlan, string[]>();
+
+function holdBlockers(plan: SandboxPlan): void {
+  const held = [
+    ...new Set([
+      ...plan.blocked,
+      ...plan.layers.filter((l) => l.type === 'mount' && l.why === 'protected' && blockers.has(l.at)).map((l) => l.at),
+    ]),
+  ];
+  held.forEach((p) => blockers.set(p, (blockers.get(p) ?? 0) + 1));
+  plansBlockers.set(plan, held);
+}
+
+/** Once the agent has ended: the blocking files no other sandbox holds go, when still empty (a filled one is the user's). */
+export function removeBlockers(plan: SandboxPlan): void {
+  for (const p of plansBlockers.get(plan) ?? []) {
+    const n = (blockers.get(p) ?? 1) - 1;
+    if (n > 0) {
+      blockers.set(p, n);
+      continue;
+    }
+    blockers.delete(p);
+    try {
+      const s = fs.lstatSync(p);
+      if (s.isFile() && s.size === 0) {
+        fs.unlinkSync(p);
+      }
+    } catch {
+      // Gone already.
+    }
+  }
+  plansBlockers.delete(plan);
+}
+
 export interface ConfineTarget {
   /** The preset id (or `custom`). */
   readonly runtime: string;
@@ -152,9 +259,22 @@ function createState(key: string, home: string, env: Readonly<Record<string, str
   }
   const override = state.envOverride ? env[state.envOverride] : undefined;
   const useOverride = override !== undefined && path.isAbsolute(override);
+  const first = useOverride ? override : path.join(home, state.dirs[0]);
   try {
     for (const d of useOverride ? [override] : state.dirs.map((d) => path.join(home, d))) {
       fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+    }
+    // Settings and hooks are read-only inside: made now, so the sandbox has something to mount (an agent reads `{}`
+    // as no settings).
+    for (const rel of state.readOnly ?? []) {
+      const p = path.join(first, rel);
+      if (rel.endsWith('/')) {
+        fs.mkdirSync(p, { recursive: true, mode: 0o700 });
+      } else if (!fs.existsSync(p) && /\.jsonc?$/.test(rel)) {
+        fs.writeFileSync(p, '{}\n', { mode: 0o600, flag: 'wx' });
+      } else if (!fs.existsSync(p)) {
+        fs.writeFileSync(p, '', { mode: 0o600, flag: 'wx' });
+      }
     }
     for (const f of useOverride ? [] : state.files.map((f) => path.join(home, f))) {
       if (!fs.existsSync(f)) {
@@ -186,7 +306,8 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
     const c: Unsandboxed = {
       sandboxed: false,
       reason: found.reason,
-      ...(process.platform === 'linux' ? { install: BWRAP_INSTALL } : {}),
+      ...(found.reason === 'not_installed' && process.platform === 'linux' ? { install: BWRAP_INSTALL } : {}),
+      ...(found.reason === 'blocked' ? { fix: BWRAP_UNBLOCK } : {}),
       ...(found.detail !== undefined ? { detail: found.detail } : {}),
     };
     if (req.setting === 'required') {
@@ -201,20 +322,25 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
     (e): e is AllowPath => allowPathProblem(e) === undefined,
   );
   const otherHomes = [...new Set([os.userInfo().homedir, process.env.HOME ?? ''])].filter((h) => h && h !== home);
+  const roots = [...new Set([...req.roots, t.cwd])];
+  const writableAllow = allowPaths.filter((e) => e.access !== 'r').map((e) => patternFolder(e.pattern));
+  const git = await gitPaths([...roots, ...writableAllow.filter((f): f is string => f !== undefined)], t.env);
   const plan = planSandbox(
     {
       home,
       otherHomes,
-      roots: [...new Set([...req.roots, t.cwd])],
+      roots,
       cwd: t.cwd,
       agent: key,
       command: t.command,
       env: t.env,
       allowPaths,
       hidden: req.hidden ?? [],
+      git,
     },
     fsFacts,
   );
+  holdBlockers(plan);
   const wrap: SandboxWrapper =
     found.tool === 'bwrap'
       ? { command: found.command, prefix: bwrapArgs(plan) }

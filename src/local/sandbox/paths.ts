@@ -1,8 +1,8 @@
 /**
  * The fixed lists the sandbox is built from: each agent's own state folders (keyed by preset id and by command
- * basename), the read-only configuration that commands need, the secrets that are never visible, and the workspace
- * files that make later commands run code (read-only even though the workspace is writable). Home-relative paths
- * are written without the leading `~/`.
+ * basename) with the settings and hooks in them that stay read-only, the read-only configuration that commands
+ * need, and the secrets that are never visible. The workspace files that make later commands run code are the one
+ * protected list of src/policy/protectedPaths.ts. Home-relative paths are written without the leading `~/`.
  */
 
 /** One agent's own state: folders (created when missing, so sign-in survives) and files (bound when they exist). */
@@ -11,16 +11,32 @@ export interface AgentState {
   readonly files: readonly string[];
   /** A variable that, when set, replaces `dirs` and `files` with the one folder it names. */
   readonly envOverride?: string;
+  /**
+   * Inside the first of `dirs` (or the override): the agent's settings and hooks, read-only although the folder is
+   * writable (a command inside could otherwise add a hook that runs when the agent next starts outside). Created
+   * before the start when missing (a folder when written with a trailing `/`, a `.json` file as `{}`).
+   */
+  readonly readOnly?: readonly string[];
+  /** Inside the first of `dirs` (or the override): folders the agent writes only for itself, private inside. */
+  readonly private?: readonly string[];
 }
 
-const CLAUDE: AgentState = { dirs: ['.claude'], files: ['.claude.json'], envOverride: 'CLAUDE_CONFIG_DIR' };
-const GEMINI: AgentState = { dirs: ['.gemini'], files: [] };
-const CODEX: AgentState = { dirs: ['.codex'], files: [], envOverride: 'CODEX_HOME' };
-const OPENCODE: AgentState = {
-  dirs: ['.local/share/opencode', '.local/state/opencode', '.config/opencode', '.cache/opencode'],
-  files: [],
+const CLAUDE: AgentState = {
+  dirs: ['.claude'],
+  files: ['.claude.json'],
+  envOverride: 'CLAUDE_CONFIG_DIR',
+  readOnly: ['settings.json', 'settings.local.json', 'hooks/', 'commands/', 'agents/', 'plugins/'],
+  // Claude sources a snapshot of the shell from here before each command: one written inside stays inside.
+  private: ['shell-snapshots'],
 };
-const QWEN: AgentState = { dirs: ['.qwen'], files: [] };
+const GEMINI: AgentState = { dirs: ['.gemini'], files: [], readOnly: ['settings.json', 'commands/', 'extensions/'] };
+const CODEX: AgentState = { dirs: ['.codex'], files: [], envOverride: 'CODEX_HOME', readOnly: ['config.toml'] };
+const OPENCODE: AgentState = {
+  dirs: ['.config/opencode', '.local/share/opencode', '.local/state/opencode', '.cache/opencode'],
+  files: [],
+  readOnly: ['opencode.json', 'opencode.jsonc', 'config.json', 'plugin/', 'command/', 'agent/'],
+};
+const QWEN: AgentState = { dirs: ['.qwen'], files: [], readOnly: ['settings.json', 'commands/'] };
 
 /** By preset id and by command basename (a custom entry running `gemini` gets gemini's folder). */
 export const AGENT_STATE: Readonly<Record<string, AgentState>> = Object.freeze({
@@ -108,27 +124,6 @@ export const HIDDEN_SYSTEM: readonly string[] = Object.freeze([
   '/run/docker.sock',
   '/run/containerd/containerd.sock',
   '/run/podman/podman.sock',
-]);
-
-/**
- * Workspace-relative paths that make later commands run code (git hooks and config, editor tasks and settings,
- * direnv, the agents' own hook settings): read-only inside a writable workspace, when they exist at start.
- */
-export const PROTECTED_WORKSPACE: readonly string[] = Object.freeze([
-  '.git/config',
-  '.git/hooks',
-  '.git/info',
-  '.gitmodules',
-  '.husky',
-  '.envrc',
-  '.vscode',
-  '.devcontainer',
-  '.claude',
-  '.gemini',
-  '.codex',
-  '.qwen',
-  '.opencode',
-  'opencode.json',
 ]);
 
 /** Where other users' homes live: emptied like the agent's own (a workspace or allowPaths entry inside comes back). */

@@ -10,13 +10,16 @@
  *   its links' targets, its interpreter, PATH folders; see programMounts.ts), read-only config (`~/.gitconfig`),
  *   the agent's state folders (writable), allowPaths entries (`r` read-only, `w`/`rw` writable), workspace folders
  *   (writable; a symlinked folder is mounted at its link and at its target);
- * - then the workspace files that make later commands run code (`.git/config`, `.git/hooks`, …) read-only;
+ * - then what makes later commands run code read-only (the one protected list of src/policy/protectedPaths.ts at
+ *   the top of each writable folder, the whole `.git` and a worktree's real git folders, the hooks folder, the
+ *   agent's own settings), a missing one blocked, and the agent's shell snapshots in a private folder;
  * - last, every hidden path that would still be visible is covered (hidden wins over everything above).
  */
 import { isInside, normalisePath, type AllowPath } from '../../policy';
 import { allowPathProblem } from '../../policy/scope';
+import { HOME_ONLY_NAMES, PROTECTED_NAMES } from '../../policy/protectedPaths';
 import type { PathFacts, PathKind } from './facts';
-import { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, HOME_PARENTS, PROTECTED_WORKSPACE, READ_ONLY_HOME } from './paths';
+import { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, HOME_PARENTS, READ_ONLY_HOME } from './paths';
 import { programMounts } from './programMounts';
 
 export type { PathFacts, PathKind } from './facts';
@@ -38,6 +41,11 @@ export interface SandboxInput {
   readonly allowPaths: readonly AllowPath[];
   /** More absolute paths never visible (VS Code's storage, passed in by the extension). */
   readonly hidden?: readonly string[];
+  /**
+   * Absolute git paths to keep read-only where they lie in a writable folder: each repository's `.git`, its real git
+   * folder and common folder (a linked worktree's live elsewhere) and the hooks folder `core.hooksPath` names.
+   */
+  readonly git?: readonly string[];
 }
 
 export type MountAccess = 'ro' | 'rw';
@@ -71,12 +79,18 @@ export interface SandboxPlan {
   readonly hidden: readonly HiddenPath[];
   /** Every path that is never visible (existing or not): the scope check of requests reads it. */
   readonly hiddenPatterns: readonly string[];
+  /**
+   * Protected paths that did not exist: blocked by an empty read-only file, which bubblewrap creates on the real disk
+   * as its mount point (empty: removed again when the agent has ended, see `removeBlockers`).
+   */
+  readonly blocked: readonly string[];
   /** allowPaths entries, state files and folders that were not mounted, and why. */
   readonly skipped: readonly { readonly path: string; readonly reason: SkipReason }[];
 }
 
 const join = (dir: string, rel: string) => normalisePath(`${dir}/${rel}`)!;
 const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+const parent = (p: string) => normalisePath(`${p}/..`)!;
 
 /** The folder an allowPaths pattern names: itself, or the base of a trailing `/...` or `/**`; undefined for globs. */
 export function patternFolder(pattern: string): string | undefined {
@@ -202,18 +216,73 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
     .sort((a, b) => depth(a.l.at) - depth(b.l.at) || a.i - b.i)
     .map((x) => x.l);
 
-  const protectedMounts: Layer[] = [];
-  for (const root of roots) {
-    for (const at of both(root)) {
-      for (const rel of PROTECTED_WORKSPACE) {
-        const p = join(at, rel);
-        const src = facts.real(p);
-        if (src !== undefined && !isHidden(p) && isInside(src, facts.real(root) ?? root)) {
-          protectedMounts.push({ type: 'mount', src, at: p, access: 'ro', why: 'protected' });
-        }
+  // Last, the paths that make later commands run code, read-only over the writable folders they sit in: the one
+  // protected list at the top of every writable workspace and allowPaths folder, each repository's git folders
+  // (given by the caller: a worktree's real git folder, the common folder, the hooks folder), and the agent's own
+  // settings in its state folders. One that does not exist yet is blocked at its first missing component by an
+  // empty read-only file (the Codex way), so it cannot be created either; a mount point cannot be renamed or removed.
+  const writable = mounts.filter((m) => m.access === 'rw');
+  const inWritable = (p: string) => writable.some((m) => isInside(p, m.at));
+  const late: Layer[] = [];
+  const blocked: string[] = [];
+  const covered = (p: string) => late.some((l) => l.type === 'mount' && l.access === 'ro' && isInside(p, l.at));
+  const protect = (p: string, hops = 0, blockMissing = true): void => {
+    if (isHidden(p) || covered(p) || !inWritable(p)) {
+      return;
+    }
+    const src = facts.real(p);
+    if (src !== undefined) {
+      late.push({ type: 'mount', src, at: p, access: 'ro', why: 'protected' });
+      // A link to a writable place: what it leads to is written there, and read through the link outside.
+      if (src !== p && hops < 8) {
+        protect(src, hops + 1);
+      }
+      return;
+    }
+    const target = facts.link?.(p);
+    if (target !== undefined) {
+      // A dangling link: the file a write through it would create is the one to block.
+      if (hops < 8) {
+        protect(target.startsWith('/') ? normalisePath(target)! : join(parent(p), target), hops + 1);
+      }
+      return;
+    }
+    if (!blockMissing) {
+      return;
+    }
+    let missing = p;
+    while (parent(missing) !== missing && facts.real(parent(missing)) === undefined) {
+      missing = parent(missing);
+    }
+    if (!covered(missing) && inWritable(missing) && !isHidden(missing) && facts.link?.(missing) === undefined) {
+      late.push({ type: 'mount', src: '/dev/null', at: missing, access: 'ro', why: 'protected' });
+      blocked.push(missing);
+    }
+  };
+  const homeOnly = new Set(HOME_ONLY_NAMES);
+  const isHome = (p: string) => homes.includes(p) || HOME_PARENTS.includes(parent(p));
+  for (const m of writable) {
+    if (m.why === 'workspace' || m.why === 'allowPaths') {
+      PROTECTED_NAMES.forEach((rel) => protect(join(m.at, rel), 0, isHome(m.at) || !homeOnly.has(rel)));
+    }
+  }
+  (input.git ?? []).map(abs).forEach((p) => p && p !== '/' && protect(p));
+  if (state) {
+    const override = state.envOverride ? abs(input.env[state.envOverride]) : undefined;
+    const inState = (rel: string) =>
+      override && override !== '/' ? join(override, rel) : join(home, `${state.dirs[0]}/${rel}`);
+    (state.readOnly ?? []).forEach((rel) => protect(inState(rel.replace(/\/$/, ''))));
+    for (const rel of state.private ?? []) {
+      const at = inState(rel);
+      if (inWritable(at) && !isHidden(at)) {
+        late.push({ type: 'tmp', at });
       }
     }
   }
+  const protectedMounts = late
+    .map((l, i) => ({ l, i }))
+    .sort((a, b) => depth(a.l.at) - depth(b.l.at) || a.i - b.i)
+    .map((x) => x.l);
   const all = [...ordered, ...protectedMounts];
 
   // A hidden path that exists and that the deepest layer above it leaves visible gets covered.
@@ -240,5 +309,6 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
     hidden,
     hiddenPatterns: [...hiddenPatterns],
     skipped,
+    blocked,
   };
 }

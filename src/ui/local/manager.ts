@@ -22,7 +22,9 @@ import type { WireDirection } from '../../local/wire';
 /** One JSON-RPC line of a session (`sessionId` undefined before the session is listed: initialize, session/new). */
 export type SessionWireListener = (sessionId: string | undefined, direction: WireDirection, line: string) => void;
 import { Disposable, type IDisposable } from '../../util/lifecycle';
+import { inertLine } from '../display';
 import type { LocalModule } from './loader';
+import { SandboxStrings } from './sandboxStrings';
 
 /** The inbox hookup: receives each ask of `session`; must not answer by itself (only a user gesture may). */
 export type LocalAskHandler = (session: ManagedSession, ask: PendingAsk) => void;
@@ -124,6 +126,12 @@ export class ManagedSession {
       s.onDidExit((exit) => {
         this.changed();
         this.crashed(this, exit);
+      }),
+      s.onDidFindRepository((repo) => {
+        this.changed();
+        void vscode.window.showWarningMessage(
+          SandboxStrings.newRepoWarning(inertLine(s.agentName, 80), inertLine(repo, 300)),
+        );
       }),
     ];
   }

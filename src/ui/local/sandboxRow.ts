@@ -1,6 +1,7 @@
 /**
  * The session group's confinement row: "sandbox: workspace rw, home hidden" with its mounts in the tooltip, or
- * "not sandboxed: bubblewrap not installed" (a warning icon). Paths are shown inert and home-relative.
+ * "not sandboxed: bubblewrap not installed" (a warning icon), or, once a git repository appeared inside during the
+ * session, a warning naming how many. Paths are shown inert and home-relative.
  */
 import type { Confinement } from '../../local/sandbox';
 import { inertLine } from '../display';
@@ -22,7 +23,7 @@ function list(paths: readonly string[]): string {
 export function confinementText(c: Confinement): { label: string; tooltip: string; sandboxed: boolean } {
   if (!c.sandboxed) {
     const label = SandboxStrings.unsandboxedRow(SandboxStrings.why(c.reason));
-    const extra = [c.install, c.detail].filter((x): x is string => !!x).map((x) => inertLine(x, 300));
+    const extra = [c.install, c.fix, c.detail].filter((x): x is string => !!x).map((x) => inertLine(x, 300));
     return { label, tooltip: [label, SandboxStrings.unsandboxedTooltip, ...extra].join('\n'), sandboxed: false };
   }
   const home = c.plan.home;
@@ -52,6 +53,18 @@ export function confinementText(c: Confinement): { label: string; tooltip: strin
 
 export function sandboxRow(s: ManagedSession): SessionRow {
   const t = confinementText(s.session.confinement);
+  // A repository created inside: its configuration may run code when git outside opens it (newRepos.ts).
+  const repos = s.session.newRepositories;
+  if (repos.length) {
+    const label = SandboxStrings.newReposRow(repos.length);
+    return {
+      id: JSON.stringify([s.id, 'sandbox', '']),
+      label,
+      tooltip: [label, SandboxStrings.newReposTooltip(list(repos)), '', t.tooltip].join('\n'),
+      icon: 'warning',
+      contextValue: SANDBOX_ROW_CONTEXT,
+    };
+  }
   return {
     // Three elements: never read as a grant row id (src/ui/local/treeExtras.ts parseGrantRowId).
     id: JSON.stringify([s.id, 'sandbox', '']),

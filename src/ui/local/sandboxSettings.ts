@@ -32,7 +32,7 @@ async function beforeUnsandboxed(c: Unsandboxed): Promise<boolean> {
     warned.add(c.reason);
     const copy = SandboxStrings.copyInstall;
     void vscode.window
-      .showWarningMessage(SandboxStrings.unavailableWarning(c.reason, c.install), ...(c.install ? [copy] : []))
+      .showWarningMessage(SandboxStrings.unavailableWarning(c.reason, c.install, c.fix), ...(c.install ? [copy] : []))
       .then((pick) => (pick === copy && c.install ? vscode.env.clipboard.writeText(c.install) : undefined));
   }
   return true;

@@ -8,6 +8,8 @@ function why(reason: SandboxUnavailable | 'off' | 'not_requested'): string {
       return vscode.l10n.t('fountain.local.sandbox is off');
     case 'not_installed':
       return vscode.l10n.t('bubblewrap not installed');
+    case 'blocked':
+      return vscode.l10n.t('bubblewrap is installed but blocked by the user-namespace restriction');
     case 'not_working':
       return vscode.l10n.t('the sandbox cannot start on this machine');
     case 'unsupported_platform':
@@ -26,17 +28,23 @@ export const SandboxStrings = {
     'fountain.local.sandbox is "off": the agent and every command it runs will have all of your rights (your SSH keys, cloud credentials and every file you can write). The gate still asks, but nothing bounds a mistake. This is asked once per window.',
   ),
   copyInstall: vscode.l10n.t('Copy Install Command'),
-  unavailableWarning: (reason: Parameters<typeof why>[0], install: string | undefined) =>
+  unavailableWarning: (reason: Parameters<typeof why>[0], install: string | undefined, fix?: string) =>
     install
       ? vscode.l10n.t(
           'Local agents run without a sandbox ({0}): they can read your secrets and write anywhere you can. Install it with: {1}',
           why(reason),
           install,
         )
-      : vscode.l10n.t(
-          'Local agents run without a sandbox ({0}): they can read your secrets and write anywhere you can.',
-          why(reason),
-        ),
+      : fix
+        ? vscode.l10n.t(
+            'Local agents run without a sandbox ({0}): they can read your secrets and write anywhere you can. Fix: {1}',
+            why(reason),
+            fix,
+          )
+        : vscode.l10n.t(
+            'Local agents run without a sandbox ({0}): they can read your secrets and write anywhere you can.',
+            why(reason),
+          ),
   sandboxedRow: (extra: string) => vscode.l10n.t('sandbox: workspace rw, home hidden{0}', extra),
   allowPathsCount: (n: number) => vscode.l10n.t(', {0} allowPaths', n),
   unsandboxedRow: (reason: string) => vscode.l10n.t('not sandboxed: {0}', reason),
@@ -49,6 +57,21 @@ export const SandboxStrings = {
   unsandboxedTooltip: vscode.l10n.t(
     'This agent and its commands run with all of your rights. Set fountain.local.sandbox to "auto" or "required" where a sandbox is available.',
   ),
+  newReposRow: (n: number) =>
+    n === 1
+      ? vscode.l10n.t('sandbox: a new git repository appeared inside')
+      : vscode.l10n.t('sandbox: {0} new git repositories appeared inside', n),
+  newReposTooltip: (paths: string) =>
+    vscode.l10n.t(
+      "Created inside the sandbox during this session: {0}. Its .git/config can run commands when git outside opens it (VS Code's git extension does): read it before you open the folder.",
+      paths,
+    ),
+  newRepoWarning: (agent: string, repo: string) =>
+    vscode.l10n.t(
+      "{0} created a new git repository inside its sandbox: {1}. Its .git/config can run commands when git outside opens it (VS Code's git extension does): read it before you open the folder.",
+      agent,
+      repo,
+    ),
   statusOne: (agent: string) => vscode.l10n.t('$(warning) Unsandboxed: {0}', agent),
   statusMany: (n: number) => vscode.l10n.t('$(warning) {0} unsandboxed agents', n),
   statusTooltip: (agents: string) =>

@@ -10,6 +10,7 @@ import {
   SeatbeltPathError,
   type SandboxInput,
 } from '../../../src/local/sandbox';
+import { PROTECTED_NAMES, protectedWrite } from '../../../src/policy';
 import { fakeFs, type Entry } from './fakeFs';
 
 const HOME = '/home/u';
@@ -69,23 +70,106 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     assert.ok(!args.some((a) => a.startsWith('/home/u/.ssh')), 'the emptied home already hides ~/.ssh');
   });
 
-  it('makes the workspace files that run code read-only over the writable workspace', () => {
-    const args = bwrapArgs(planSandbox(base(), fakeFs(FS)));
-    const cfg = `${WS}/.git/config`;
-    assert.ok(indexOf(args, '--ro-bind', cfg, cfg) > indexOf(args, '--bind', WS, WS));
-    assert.ok(indexOf(args, '--ro-bind', `${WS}/.git/hooks`, `${WS}/.git/hooks`) > 0);
-    assert.equal(indexOf(args, '--ro-bind', `${WS}/.envrc`, `${WS}/.envrc`), -1, 'only files that exist');
+  it('makes the whole .git and every protected name read-only over the writable workspace, blocking missing ones', () => {
+    const plan = planSandbox(base(), fakeFs({ ...FS, [`${WS}/.npmrc`]: 'file' }));
+    const args = bwrapArgs(plan);
+    const git = `${WS}/.git`;
+    assert.ok(indexOf(args, '--ro-bind', git, git) > indexOf(args, '--bind', WS, WS), args.join(' | '));
+    assert.equal(indexOf(args, '--ro-bind', `${git}/hooks`, `${git}/hooks`), -1, 'inside the read-only .git already');
+    assert.ok(indexOf(args, '--ro-bind', `${WS}/.npmrc`, `${WS}/.npmrc`) > 0);
+    // Missing: blocked by an empty read-only file at the first missing component (.vscode for .vscode/tasks.json).
+    for (const name of [
+      '.envrc',
+      '.vscode',
+      '.mcp.json',
+      '.gitattributes',
+      'opencode.jsonc',
+      '.pre-commit-config.yaml',
+    ]) {
+      assert.ok(indexOf(args, '--ro-bind', '/dev/null', `${WS}/${name}`) > 0, name);
+      assert.ok(plan.blocked.includes(`${WS}/${name}`), name);
+    }
+    // Shell start files are blocked only in a home; nothing is blocked in the read-only system or the emptied home.
+    assert.ok(!plan.blocked.includes(`${WS}/.bashrc`) && !plan.blocked.includes(`${WS}/.ssh`));
+    const inState = (p: string) => p.startsWith('/home/u/.claude/');
+    assert.ok(
+      plan.blocked.every((p) => p.startsWith(`${WS}/`) || inState(p)),
+      plan.blocked.join(' '),
+    );
   });
 
-  it('mounts a symlinked workspace folder at its link and at its target, protected files at both', () => {
-    const facts = fakeFs({ ...FS, '/home/u/link': { link: '/data/real repo' }, '/data/real repo/.git/config': 'file' });
-    const plan = planSandbox(base({ roots: ['/home/u/link'], cwd: '/home/u/link' }), facts);
+  it('protects the same names as the gate (one list): a home opened as the workspace keeps ~/.bashrc and ~/.local/bin', () => {
+    const plan = planSandbox(
+      base({ roots: [HOME], cwd: HOME }),
+      fakeFs({ ...FS, '/home/u/.bashrc': 'file', '/home/u/.local/bin/git': 'file', '/home/u/.profile': 'file' }),
+    );
     const args = bwrapArgs(plan);
-    assert.ok(indexOf(args, '--bind', '/data/real repo', '/home/u/link') >= 0, args.join(' | '));
-    assert.ok(indexOf(args, '--bind', '/data/real repo', '/data/real repo') >= 0);
-    assert.ok(indexOf(args, '--ro-bind', '/data/real repo/.git/config', '/home/u/link/.git/config') >= 0);
-    assert.ok(indexOf(args, '--ro-bind', '/data/real repo/.git/config', '/data/real repo/.git/config') >= 0);
-    assert.equal(plan.cwd, '/home/u/link');
+    // Missing ones are blocked in a home: `.bash_profile` (it would shadow ~/.profile) and ~/.config/git.
+    assert.ok(indexOf(args, '--ro-bind', '/dev/null', '/home/u/.bash_profile') > 0);
+    assert.ok(indexOf(args, '--ro-bind', '/dev/null', '/home/u/.config/git') > 0);
+    for (const p of ['/home/u/.bashrc', '/home/u/.local/bin', '/home/u/.profile']) {
+      assert.ok(indexOf(args, '--ro-bind', p, p) > indexOf(args, '--bind', HOME, HOME), p);
+      assert.ok(protectedWrite(`${p}/x`) ?? protectedWrite(p), p);
+    }
+    for (const rel of PROTECTED_NAMES) {
+      const p = `${HOME}/${rel}`;
+      assert.ok(protectedWrite(p), `the gate protects ${rel} too`);
+      assert.notEqual(sandboxView(plan, p), 'rw', `${rel} is not writable inside`);
+    }
+  });
+
+  it('keeps a linked worktree’s .git file, its real git folder, the common folder and the hooks folder read-only', () => {
+    const main = '/home/u/my project';
+    const wt = '/home/u/wt';
+    const plan = planSandbox(
+      base({
+        roots: [main, wt],
+        cwd: wt,
+        git: [`${wt}/.git`, `${main}/.git/worktrees/wt`, `${main}/.git`, `${wt}/tools/hooks`],
+      }),
+      fakeFs({
+        ...FS,
+        [`${wt}/.git`]: 'file',
+        [`${main}/.git/worktrees/wt/commondir`]: 'file',
+        [`${wt}/tools/a`]: 'file',
+      }),
+    );
+    const args = bwrapArgs(plan);
+    assert.ok(indexOf(args, '--ro-bind', `${wt}/.git`, `${wt}/.git`) > indexOf(args, '--bind', wt, wt));
+    assert.ok(indexOf(args, '--ro-bind', `${main}/.git`, `${main}/.git`) > 0);
+    // The hooks folder does not exist yet: blocked, so nothing can be put there.
+    assert.ok(indexOf(args, '--ro-bind', '/dev/null', `${wt}/tools/hooks`) > 0, args.join(' | '));
+    // Git paths outside every writable folder are left as they are.
+    const outside = planSandbox(base({ git: ['/srv/repo/.git'] }), fakeFs({ ...FS, '/srv/repo/.git/config': 'file' }));
+    assert.ok(!outside.layers.some((l) => l.type === 'mount' && l.at === '/srv/repo/.git'));
+  });
+
+  it('follows a link at a protected name to where a write would land; a dangling one blocks its target', () => {
+    const facts = fakeFs({ ...FS, [`${WS}/.envrc`]: { link: `${WS}/docs/env.sh` }, [`${WS}/docs/env.sh`]: 'file' });
+    const dangling = { ...facts, link: (p: string) => (p === `${WS}/.mcp.json` ? 'gone/mcp.json' : undefined) };
+    const plan = planSandbox(base(), dangling);
+    const args = bwrapArgs(plan);
+    assert.ok(indexOf(args, '--ro-bind', `${WS}/docs/env.sh`, `${WS}/.envrc`) > 0, args.join(' | '));
+    assert.ok(indexOf(args, '--ro-bind', `${WS}/docs/env.sh`, `${WS}/docs/env.sh`) > 0);
+    assert.ok(indexOf(args, '--ro-bind', '/dev/null', `${WS}/gone`) > 0);
+    assert.equal(indexOf(args, '--ro-bind', '/dev/null', `${WS}/.mcp.json`), -1, 'not at the link itself');
+  });
+
+  it('makes the agent’s settings and hooks read-only in its writable state folder and keeps shell snapshots private', () => {
+    const files = { ...FS, '/home/u/.claude/settings.json': 'file', '/home/u/.claude/hooks': 'dir' } as const;
+    const args = bwrapArgs(planSandbox(base(), fakeFs(files)));
+    const state = indexOf(args, '--bind', '/home/u/.claude', '/home/u/.claude');
+    for (const p of ['/home/u/.claude/settings.json', '/home/u/.claude/hooks']) {
+      assert.ok(indexOf(args, '--ro-bind', p, p) > state, p);
+    }
+    assert.ok(indexOf(args, '--tmpfs', '/home/u/.claude/shell-snapshots') > state);
+    const codex = bwrapArgs(
+      planSandbox(
+        base({ agent: 'codex', env: { HOME, PATH: '/usr/bin', CODEX_HOME: '/srv/codex' } }),
+        fakeFs({ ...FS, '/srv/codex/config.toml': 'file' }),
+      ),
+    );
+    assert.ok(indexOf(codex, '--ro-bind', '/srv/codex/config.toml', '/srv/codex/config.toml') > 0, codex.join(' | '));
   });
 
   it('mounts allowPaths entries read-only (r) or writable (w, rw); globs and entries inside the workspace are not mounted', () => {

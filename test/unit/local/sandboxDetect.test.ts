@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { confine, detectSandbox, SandboxRequiredError } from '../../../src/local/sandbox';
+import { confine, detectSandbox, probeFailure, SandboxRequiredError } from '../../../src/local/sandbox';
 import { skipOrFail } from '../../support/skipOrFail';
 
 const BWRAP = '/usr/bin/bwrap';
@@ -59,5 +59,36 @@ describe('local agents: sandbox detection on the agent’s PATH', function () {
       { ...target(), env: { PATH: pathEnv, HOME: root } },
     );
     assert.equal(c.sandboxed && c.wrap.command, BWRAP);
+  });
+
+  it('prefers /usr/bin/bwrap over another bwrap on the PATH (the one AppArmor allows on Ubuntu 24.04 and later)', async function () {
+    if (!fs.existsSync(BWRAP)) {
+      skipOrFail(this, 'bubblewrap is not installed (apt-get install bubblewrap)');
+    }
+    const other = path.join(root, 'other');
+    fs.mkdirSync(other);
+    fs.copyFileSync(BWRAP, path.join(other, 'bwrap'));
+    fs.chmodSync(path.join(other, 'bwrap'), 0o755);
+    assert.deepEqual(await detectSandbox('linux', `${other}:/usr/bin`), { tool: 'bwrap', command: BWRAP });
+  });
+});
+
+describe('local agents: a bubblewrap that is installed but blocked is told from one that is missing', () => {
+  it('reads bubblewrap’s own words for the user-namespace restriction, and the AppArmor switch', () => {
+    // What bubblewrap 0.8 and 0.9 print under Ubuntu 24.04's AppArmor restriction and with userns disabled.
+    assert.equal(probeFailure('bwrap: setting up uid map: Permission denied', false), 'blocked');
+    assert.equal(
+      probeFailure(
+        "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'.",
+        false,
+      ),
+      'blocked',
+    );
+    assert.equal(probeFailure('bwrap: Creating new namespace failed: Operation not permitted', false), 'blocked');
+    assert.equal(probeFailure('bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted', true), 'blocked');
+    assert.equal(
+      probeFailure("bwrap: Can't mount proc on /newroot/proc: Operation not permitted", false),
+      'not_working',
+    );
   });
 });
