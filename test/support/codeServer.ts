@@ -84,6 +84,8 @@ export interface StartOptions {
   machineSettings?: Record<string, unknown>;
   /** A fixed port (the demo); a free one otherwise. */
   port?: number;
+  /** The display language (`--locale`, e.g. `de`): VS Code then loads the extension's bundles for it. */
+  locale?: string;
 }
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
@@ -118,6 +120,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     ...(opts.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(opts.locale ? ['--locale', opts.locale] : []),
   ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
