@@ -4,7 +4,6 @@ import type { FeedEvent } from '../../../src/domain/model';
 import { nullLogger } from '../../../src/protocol/env';
 import { AgentNames } from '../../../src/session/agentNames';
 import { FountainSession } from '../../../src/session/fountainSession';
-import type { RunningServer } from '../../server/server';
 import { MemoryCursorStore } from '../../memoryCursorStore';
 import { api, requestLog } from '../../support/serverClient';
 import { startInProcess } from '../../support/serverFixture';
@@ -74,7 +73,7 @@ describe("session/agentNames: a conversation's agent is named by one read of the
 });
 
 describe('FountainSession names conversations from GET /api/agents/{id} (the test server sends no agent_name)', function () {
-  let server: RunningServer;
+  let server: Awaited<ReturnType<typeof startInProcess>>;
   before(async () => {
     server = await startInProcess({ clock: 'real' });
   });
