@@ -84,8 +84,6 @@ export interface StartOptions {
   machineSettings?: Record<string, unknown>;
   /** A fixed port (the demo); a free one otherwise. */
   port?: number;
-  /** The display language (`--locale`, e.g. `de`): VS Code then loads the extension's bundles for it. */
-  locale?: string;
 }
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
@@ -120,7 +118,6 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     ...(opts.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
-    ...(opts.locale ? ['--locale', opts.locale] : []),
   ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -31,19 +31,20 @@ async function recordNotifications(page: Page, runDir: string): Promise<void> {
     seenNotifications.push({ runDir, text });
     fs.appendFileSync(path.join(runDir, 'notifications.txt'), JSON.stringify(text) + '\n');
   });
-  await page.addInitScript(() => {
-    const reported = new Set<string>();
+  // A string, not a function: tsx compiles functions with helpers (__name) that the page does not have.
+  await page.addInitScript(`(() => {
+    const reported = new Set();
     const report = () => {
-      for (const el of Array.from(document.querySelectorAll('.notification-list-item-message'))) {
-        const text = (el as HTMLElement).innerText.trim();
+      for (const el of document.querySelectorAll('.notification-list-item-message')) {
+        const text = el.innerText.trim();
         if (text && !reported.has(text)) {
           reported.add(text);
-          void (window as unknown as { __fountainNotification(t: string): Promise<void> }).__fountainNotification(text);
+          void window.__fountainNotification(text);
         }
       }
     };
     new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  })();`);
 }
 
 export interface Workbench {
@@ -82,8 +83,6 @@ export async function openWorkbench(
     machineSettings?: Record<string, unknown>;
     /** More environment for code-server and so its extension host (e.g. PATH and the scripted model for local agents). */
     env?: Record<string, string>;
-    /** The display language of the workbench (code-server's `--locale`). */
-    locale?: string;
   } = {},
 ): Promise<Workbench> {
   const runDir = makeRunDir('fountain-ui-');
@@ -110,7 +109,6 @@ export async function openWorkbench(
     cs = await startCodeServer({
       runDir,
       env,
-      ...(opts.locale ? { locale: opts.locale } : {}),
       userSettings: { ...QUIET_SETTINGS, ...opts.userSettings },
       machineSettings: { 'fountain.serverUrl': serverUrl, ...opts.machineSettings },
     });

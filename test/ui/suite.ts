@@ -12,11 +12,10 @@ export function workbenchSuite(
   tag: string,
   opened: (wb: Workbench, server: TestServer) => void,
   cleanUp?: () => Promise<void>,
-  options: Omit<NonNullable<Parameters<typeof openWorkbench>[0]>, 'withKeyInEnv'> = {},
 ): void {
   let wb: Workbench | undefined;
   before(async function () {
-    wb = await openWorkbench({ ...options, withKeyInEnv: true });
+    wb = await openWorkbench({ withKeyInEnv: true });
     if (!wb.server) {
       skipOrFail(this, 'the local test server did not start for the workbench');
     }
