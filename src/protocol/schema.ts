@@ -36,9 +36,8 @@ export type WirePendingRequest = z.infer<typeof PendingRequestSchema>;
 export const ConversationSchema = z.looseObject({
   id: nonEmpty(),
   title: optStr,
+  // No agent name: ConversationJSON carries only agent_id; src/session/agentNames.ts reads the agent's name.
   agent_id: optStr,
-  agent_name: optStr,
-  agent: z.nullish(z.looseObject({ name: optStr })),
   runtime: optStr,
   status: optStr,
   permission_policy: z.nullish(anyObject()),

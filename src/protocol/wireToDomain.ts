@@ -190,10 +190,6 @@ export function toConversationInfo(server: string, c: WireConversation): Convers
   if (c.agent_id) {
     info.agentId = c.agent_id;
   }
-  const agentName = c.agent_name ?? c.agent?.name;
-  if (agentName) {
-    info.agentName = agentName;
-  }
   if (c.runtime) {
     info.runtime = c.runtime;
   }

@@ -13,6 +13,7 @@ import type { Logger } from '../protocol/env';
 import { FountainClient, type FountainClientOptions } from '../protocol/fountainClient';
 import type { CursorStore } from '../protocol/sseClient';
 import { Disposable, MutableDisposable } from '../util/lifecycle';
+import { AgentNames } from './agentNames';
 import type { AnswerSource } from './answerRouter';
 
 export interface FountainCredentials {
@@ -87,10 +88,18 @@ export class FountainSession extends Disposable implements AnswerSource {
       },
     });
     this._client.value = client;
-    client.onDidReceiveEvent((e) => {
+    // Fountain names a conversation's agent by id only: its display name is read once per agent (agentNames.ts).
+    const names = new AgentNames(
+      async (id) => (client.api ? ((await client.api.getAgent(id)).name ?? undefined) : undefined),
+      this.opts.logger,
+    );
+    const apply = (e: FeedEvent) => {
       inbox.apply(e);
       this._onDidReceiveEvent.fire(e);
-    });
+    };
+    // A name that arrives after this connection was replaced is dropped (the next connection reads its own).
+    const late = (e: FeedEvent) => this._client.value === client && apply(e);
+    client.onDidReceiveEvent((e) => apply(names.name(e, late)));
     client.onDidChangeState((s) => this.setState(s));
     if (stream) {
       client.start();

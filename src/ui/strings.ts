@@ -61,17 +61,20 @@ const AnswerStrings = {
       : vscode.l10n.t('The server is rate-limiting answers; try again shortly. The request is still waiting.'),
   network: (label: string) =>
     vscode.l10n.t('Could not reach the server to answer "{0}". It is still waiting; nothing was sent twice.', label),
-  unexpected: (status: number, label: string) =>
-    vscode.l10n.t('The server answered {0} to the answer for "{1}". The request is still waiting.', status, label),
+  unexpected: (why: string, label: string) =>
+    vscode.l10n.t(
+      'The answer to "{1}" did not go through: {0}. The request is still waiting; Show Logs has the details.',
+      why,
+      label,
+    ),
   /** Reject with Reason…: the reject did not take, so its reason stays here. */
   reasonNotSent: (message: string) => vscode.l10n.t('{0} Your reason was not sent.', message),
 };
 
-/** How a toast or a list names a conversation: its title, else its agent and runtime, never its id. */
+/** How a toast or a list names a conversation: its title, else its agent's name, else untitled; never an id. */
 export function conversationName(c: {
   readonly title?: string;
   readonly agentName?: string;
-  readonly agentId?: string;
   readonly runtime?: string;
 }): string {
   return conversationLabel(c, CONVERSATION_WORDS);
@@ -79,7 +82,8 @@ export function conversationName(c: {
 
 const CONVERSATION_WORDS: ConversationWords = {
   agentAndRuntime: (agent, runtime) => vscode.l10n.t('{0} ({1})', agent, runtime),
-  unknown: vscode.l10n.t('a new conversation'),
+  untitledWithRuntime: (runtime) => vscode.l10n.t('Untitled conversation ({0})', runtime),
+  untitled: vscode.l10n.t('Untitled conversation'),
 };
 
 export const Strings = { ...AuthStrings, ...AnswerStrings };
@@ -90,7 +94,7 @@ export const TreeStrings = {
   badge: (n: number) => (n === 1 ? vscode.l10n.t('1 approval waiting') : vscode.l10n.t('{0} approvals waiting', n)),
   waiting: (n: number) => (n === 0 ? vscode.l10n.t('nothing waiting') : vscode.l10n.t('{0} waiting', n)),
   tooltipAgent: (agent: string, runtime: string) => vscode.l10n.t('Agent: {0} · runtime: {1}', agent, runtime),
-  tooltipConversation: (id: string, server: string) => vscode.l10n.t('Conversation {0} on {1}', id, server),
+  tooltipServer: (server: string) => vscode.l10n.t('On {0}', server),
   showDetails: vscode.l10n.t('Show Details'),
   left: (countdown: string) => vscode.l10n.t('{0} left', countdown),
   answering: vscode.l10n.t('answering…'),
@@ -168,7 +172,8 @@ export const StatusStrings = {
   name: vscode.l10n.t('Fountain Approvals'),
   connected: vscode.l10n.t('connected'),
   connecting: vscode.l10n.t('connecting…'),
-  backoff: (reason: string) => vscode.l10n.t('connection lost, reconnecting ({0})', reason),
+  /** The cause (a status, a socket error) is in the log: "Stream disconnected (…)". */
+  backoff: vscode.l10n.t('connection lost, reconnecting; Show Logs says why'),
   authFailed: (message: string) => vscode.l10n.t('the server refused the key: {0}', message),
   refused: (message: string) => vscode.l10n.t('not connecting: {0}', message),
   noServer: vscode.l10n.t('no server configured'),

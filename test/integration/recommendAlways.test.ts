@@ -123,12 +123,12 @@ describe('Recommend Local Allow Patterns… with the dry run and the waiting req
     assert.match(detail, /Now: \[\]\nAfter: \["execute:git init\*"\]/);
     assert.match(
       detail,
-      /Dry run: it would have allowed \d+ past requests in \d+ conversations; 0 of them you rejected\./,
+      /Dry run: it would have allowed \d+ past requests? in \d+ conversations?, none of which you rejected\./,
     );
     for (const d of dirs.slice(0, 2)) {
       assert.ok(detail.includes(`git init -q ${d}`), `the dry run lists ${d}:\n${detail}`);
     }
-    assert.match(detail, /1 waiting requests it would allow now, answered when you confirm:/);
+    assert.match(detail, /It would allow 1 waiting request now, answered when you confirm:/);
     assert.ok(detail.includes(`git init -q ${dirs[2]}`), detail);
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(vscode.workspace.getConfiguration('fountain.local').inspect('allow')?.globalValue, undefined);

@@ -37,7 +37,7 @@ function sandboxJson(c: ConversationRec): Record<string, unknown> {
 
 /** A conversation; `withPending` adds its detached requests (the list route shows none). */
 export function conversationJson(store: Store, c: ConversationRec, withPending: boolean): Record<string, unknown> {
-  const agent = store.agents.get(c.agent_id);
+  // Fountain's ConversationJSON names the agent by id only (no agent_name): a client reads GET /api/agents/{id}.
   return {
     id: c.id,
     title: c.title,
@@ -67,7 +67,6 @@ export function conversationJson(store: Store, c: ConversationRec, withPending: 
     pending_requests: withPending ? pendingRequestsJson(store, c) : [],
     inserted_at: c.inserted_at,
     updated_at: c.updated_at,
-    agent_name: agent?.name ?? null,
   };
 }
 

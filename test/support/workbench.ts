@@ -4,6 +4,7 @@
  * workbench. The UI tier opens it; the demo packages the same .vsix.
  */
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Page } from 'playwright-core';
@@ -17,6 +18,34 @@ import {
   type CodeServer,
 } from './codeServer';
 import { localServerAvailable, startLocalServer, type LocalServer } from './serverFixture';
+
+/**
+ * Every notification text any workbench of this process showed (toasts and the notification centre), with the run
+ * folder it came from: the UI tier scans them all once its tests are done (test/ui/notificationScan.test.ts).
+ */
+export const seenNotifications: { runDir: string; text: string }[] = [];
+
+/** Records each notification message of the page into `seenNotifications` (and the run's notifications.txt). */
+async function recordNotifications(page: Page, runDir: string): Promise<void> {
+  await page.exposeBinding('__fountainNotification', (_source, text: string) => {
+    seenNotifications.push({ runDir, text });
+    fs.appendFileSync(path.join(runDir, 'notifications.txt'), JSON.stringify(text) + '\n');
+  });
+  // A string, not a function: tsx compiles functions with helpers (__name) that the page does not have.
+  await page.addInitScript(`(() => {
+    const reported = new Set();
+    const report = () => {
+      for (const el of document.querySelectorAll('.notification-list-item-message')) {
+        const text = el.innerText.trim();
+        if (text && !reported.has(text)) {
+          reported.add(text);
+          void window.__fountainNotification(text);
+        }
+      }
+    };
+    new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true });
+  })();`);
+}
 
 export interface Workbench {
   readonly page: Page;
@@ -85,6 +114,7 @@ export async function openWorkbench(
     });
     browser = await launchBrowser(runDir);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await recordNotifications(page, runDir);
     const ws = path.join(ROOT, 'test/fixtures/ws');
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

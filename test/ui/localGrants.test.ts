@@ -239,12 +239,12 @@ describe('UI: a local gate grant chosen from the toast', function () {
     const text = await dialog.innerText();
     assert.match(text, /Stored in your user setting fountain\.local\.allow as:/);
     assert.ok(text.includes(wide), text);
-    assert.match(text, /Dry run: it would have allowed 1 past requests in 1 conversations; 1 of them you rejected\./);
+    assert.match(text, /Dry run: it would have allowed 1 past request in 1 conversation, and you rejected it\./);
     assert.ok(
       text.split('\n').some((l) => l.includes(run(rejected)) && l.includes('(you rejected it)')),
       text,
     );
-    assert.match(text, /1 other waiting requests it covers now, answered when you confirm:/);
+    assert.match(text, /It covers 1 other waiting request now, answered when you confirm:/);
     assert.ok(text.includes(`${run(second)}`) && text.includes('"Allow" (allow once)'), text);
 
     // Cancel: nothing kept, nothing sent.

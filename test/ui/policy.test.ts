@@ -101,12 +101,12 @@ describe('UI: editing an agent permission policy', function () {
     await dialog.waitFor({ timeout: 30_000 });
     const text = await dialog.innerText();
     assert.match(text, /search: unset → auto_allow/);
-    assert.match(text, /Dry run: it would have allowed 1 past requests in 1 conversations; 1 of them you rejected\./);
+    assert.match(text, /Dry run: it would have allowed 1 past request in 1 conversation, and you rejected it\./);
     assert.ok(
       text.split('\n').some((l) => l.includes('grep policy-r1') && l.includes('(you rejected it)')),
       text,
     );
-    assert.match(text, /1 waiting requests it would allow now, answered when you confirm:/);
+    assert.match(text, /It would allow 1 waiting request now, answered when you confirm:/);
     assert.ok(text.includes('grep policy-w1'), text);
     assert.deepEqual(await agent('gemini'), before, 'nothing was PATCHed before the confirmation');
     assert.deepEqual(await answers(w), [], 'nothing was answered before the confirmation');

@@ -57,10 +57,12 @@ describe('the manifest and the packaged files', () => {
         ...(fs.existsSync(path.join(ROOT, 'dist/steer.js')) ? ['dist/steer.js'] : []),
         // the tree's batch answers, Retry and selection after an answer, loaded on first use
         ...(fs.existsSync(path.join(ROOT, 'dist/treeActions.js')) ? ['dist/treeActions.js'] : []),
+        'l10n/bundle.l10n.de.json',
         'l10n/bundle.l10n.json',
         'media/fountain.svg',
         'media/icon.png',
         'package.json',
+        'package.nls.de.json',
         'package.nls.json',
       ],
     );

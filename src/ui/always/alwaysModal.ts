@@ -9,6 +9,7 @@
  * root hands those bundles (src/ui/always/alwaysContext.ts), never through a command another extension could run.
  */
 import * as vscode from 'vscode';
+import { Counted } from '../plainWords';
 import { dryRun, type DryRun, type DryRunScope, type EntryCovers } from '../../domain/dryRun';
 import type { AlwaysContext, WaitingInfo, WaitingRequests } from './alwaysContext';
 import { inertLine } from '../display';
@@ -52,12 +53,7 @@ export function dryRunLines(r: DryRun): string[] {
   const out = [
     r.hits.length === 0
       ? vscode.l10n.t('Dry run: it would have allowed none of your past requests ({0} checked).', r.checked)
-      : vscode.l10n.t(
-          'Dry run: it would have allowed {0} past requests in {1} conversations; {2} of them you rejected.',
-          r.hits.length,
-          r.conversations,
-          r.rejected,
-        ),
+      : dryRunSentence(r.hits.length, r.conversations, r.rejected),
   ];
   for (const h of r.hits.slice(0, MAX_LISTED)) {
     const what = inertLine(h.entry.label ?? '?', 80);
@@ -71,9 +67,31 @@ export function dryRunLines(r: DryRun): string[] {
     out.push(vscode.l10n.t('  …and {0} more', r.hits.length - MAX_LISTED));
   }
   if (r.unchecked > 0) {
-    out.push(vscode.l10n.t('{0} past requests could not be checked: their text was not kept.', r.unchecked));
+    out.push(
+      r.unchecked === 1
+        ? vscode.l10n.t('1 past request could not be checked: its text was not kept.')
+        : vscode.l10n.t('{0} past requests could not be checked: their text was not kept.', r.unchecked),
+    );
   }
   return out;
+}
+
+/** "it would have allowed 3 past requests in 2 conversations, …": each count in its own form. */
+function dryRunSentence(hits: number, conversations: number, rejected: number): string {
+  const requests = Counted.pastRequests(hits);
+  const where = Counted.conversations(conversations);
+  if (rejected === 0) {
+    return vscode.l10n.t('Dry run: it would have allowed {0} in {1}, none of which you rejected.', requests, where);
+  }
+  if (hits === 1) {
+    return vscode.l10n.t('Dry run: it would have allowed {0} in {1}, and you rejected it.', requests, where);
+  }
+  return vscode.l10n.t(
+    'Dry run: it would have allowed {0} in {1}; you rejected {2} of them.',
+    requests,
+    where,
+    rejected,
+  );
 }
 
 /**
@@ -86,8 +104,8 @@ export function coveredLines(covered: readonly WaitingInfo[], other = true): str
   }
   const out = [
     other
-      ? vscode.l10n.t('{0} other waiting requests it covers now, answered when you confirm:', covered.length)
-      : vscode.l10n.t('{0} waiting requests it would allow now, answered when you confirm:', covered.length),
+      ? vscode.l10n.t('It covers {0} now, answered when you confirm:', Counted.otherWaitingRequests(covered.length))
+      : vscode.l10n.t('It would allow {0} now, answered when you confirm:', Counted.waitingRequests(covered.length)),
   ];
   for (const w of covered.slice(0, MAX_LISTED)) {
     out.push(

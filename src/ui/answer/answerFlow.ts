@@ -5,6 +5,7 @@ import type { AnswerRefusal, Closure, Inbox, InboxItem } from '../../domain/inbo
 import { AGENT_EXITED, type AnswerResult } from '../../domain/model';
 import type { Logger } from '../../platform/log';
 import { showErrorWithLogs } from '../../platform/window';
+import { refusalWords } from '../plainWords';
 import { confirmDangerModal, needsConfirmation, type DangerConfirm } from '../danger/danger';
 import { inertLine, pickText } from '../display';
 import { Strings } from '../strings';
@@ -219,7 +220,8 @@ export class AnswerFlow {
         offerRetry(Strings.network(label));
         return;
       case 'unexpected':
-        offerRetry(Strings.unexpected(result.status, label));
+        this.log.warn(`the answer to ${item.key.requestId} got an unexpected HTTP ${result.status}`);
+        offerRetry(Strings.unexpected(refusalWords(result.status), label));
         return;
     }
   }

@@ -67,13 +67,12 @@ export async function signIn(
       return { server, account: result.account };
     case 'refused': {
       log.warn(`sign-in: the server refused the key (${result.status} ${result.reason ?? ''}); nothing was stored`);
-      // A server sentence ("This API key was revoked.") goes inside ours without its own full stop.
-      const reason = inertNotice(result.error || result.reason || String(result.status)).text;
-      void vscode.window.showErrorMessage(
-        result.reason
-          ? SignInStrings.keyRefusedWithCode(server, reason, inertLine(result.reason))
-          : SignInStrings.keyRefused(server, reason),
-      );
+      // A server sentence ("This API key was revoked.") goes inside ours without its own full stop; its code and
+      // the status went to the log above.
+      const reason = result.error
+        ? inertNotice(result.error).text
+        : SignInStrings.refusalReason(result.reason, result.status);
+      void vscode.window.showErrorMessage(SignInStrings.keyRefused(server, reason));
       return undefined;
     }
     case 'sandboxToken':

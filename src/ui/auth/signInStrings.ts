@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { refusalWords } from '../plainWords';
 
 /** The Sign In and Sign Out flows' strings (dist/auth.js). */
 export const SignInStrings = {
@@ -13,8 +14,17 @@ export const SignInStrings = {
   signedInAs: (server: string, who: string) => vscode.l10n.t('Signed in to {0} as {1}.', server, who),
   keyRefused: (server: string, reason: string) =>
     vscode.l10n.t('{0} refused this key: {1}. Nothing was stored.', server, reason),
-  keyRefusedWithCode: (server: string, reason: string, code: string) =>
-    vscode.l10n.t('{0} refused this key: {1} ({2}). Nothing was stored.', server, reason, code),
+  /** Why the key was refused when the server sent no sentence: its code (§1 of the wire notes) in words. */
+  refusalReason: (code: string | undefined, status: number): string =>
+    code === 'api_key_revoked'
+      ? vscode.l10n.t('the key was revoked')
+      : code === 'api_key_expired'
+        ? vscode.l10n.t('the key has expired')
+        : code === 'account_unavailable'
+          ? vscode.l10n.t('the account is suspended')
+          : code === 'api_key_invalid' || status === 401
+            ? vscode.l10n.t('the server does not know this key')
+            : refusalWords(status),
   keyNotChecked: (server: string, why: string) =>
     vscode.l10n.t('Could not check the key with {0}: {1}. Nothing was stored.', server, why),
   confirmSignOut: (server: string) =>

@@ -29,11 +29,12 @@ export function renderDetails(
     out.push(S.danger(inertFull(item.danger.reason)), '');
   }
   field(S.status, status(item, now));
-  // Named by its title, else its agent and runtime; its id is its own field, never the name.
+  // Named by its title, else its agent's name and runtime; the id is its own labelled field (for the server's
+  // logs), never the name.
   field(S.conversation, inertFull(conversationLabel(c, S.conversationWords)));
   field(S.conversationId, c.id);
   field(S.server, c.server);
-  field(S.agent, c.agentName || c.agentId ? `${inertFull(c.agentName ?? '')} (${inertFull(c.agentId ?? '—')})` : '—');
+  field(S.agent, c.agentName ? inertFull(c.agentName) : '—');
   field(S.runtime, c.runtime ? inertFull(c.runtime) : '—');
   field(S.kind, r.kind ? inertFull(r.kind) : '—');
   if (provenance) {

@@ -8,7 +8,8 @@ export const DetailsDocumentStrings = {
   conversationId: vscode.l10n.t('Conversation id'),
   conversationWords: {
     agentAndRuntime: (agent: string, runtime: string) => vscode.l10n.t('{0} ({1})', agent, runtime),
-    unknown: vscode.l10n.t('a new conversation'),
+    untitledWithRuntime: (runtime: string) => vscode.l10n.t('Untitled conversation ({0})', runtime),
+    untitled: vscode.l10n.t('Untitled conversation'),
   },
   server: vscode.l10n.t('Server'),
   agent: vscode.l10n.t('Agent'),

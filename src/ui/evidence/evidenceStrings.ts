@@ -15,7 +15,10 @@ export const EvidenceStrings = {
   staged: vscode.l10n.t('staged'),
   renamedFrom: (p: string) => vscode.l10n.t('from {0}', p),
   more: (n: number) => vscode.l10n.t('…and {0} more', n),
-  skipped: (n: number) => vscode.l10n.t('({0} entries the server sent could not be read)', n),
+  skipped: (n: number) =>
+    n === 1
+      ? vscode.l10n.t('(1 entry the server sent could not be read)')
+      : vscode.l10n.t('({0} entries the server sent could not be read)', n),
   snapshot: (at: string) =>
     vscode.l10n.t(
       'The sandbox is parked: this was answered from its snapshot of {0}, which may be older than what the agent sees.',
@@ -66,10 +69,7 @@ export function failureSentence(f: SandboxFailure, what: 'file' | 'status'): str
         ? vscode.l10n.t('The file is not in the sandbox yet (a new file).')
         : vscode.l10n.t('The server does not know this sandbox.');
     case 'refused':
-      return vscode.l10n.t(
-        'The server refused to read the sandbox (HTTP {0}); it needs a full-scope API key.',
-        f.status,
-      );
+      return vscode.l10n.t('The server refused to read the sandbox: that needs a full-scope API key.');
     case 'unexpected':
       return vscode.l10n.t("The server's answer about the sandbox could not be read ({0}).", inertLine(f.detail, 80));
     case 'network':

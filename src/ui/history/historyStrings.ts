@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Counted } from '../plainWords';
 
 /** The History view: answers and recommendations (issue 6); loaded with dist/history.js. */
 export const HistoryViewStrings = {
@@ -12,8 +13,8 @@ export const HistoryViewStrings = {
   entryTooltip: (lines: string) => lines,
   agent: (a: string) => vscode.l10n.t('Agent: {0}', a),
   runtime: (r: string) => vscode.l10n.t('Runtime: {0}', r),
-  conversation: (name: string, id: string, s: string) =>
-    vscode.l10n.t('Conversation: {0} (id {1} on {2})', name, id, s),
+  conversation: (name: string, s: string) => vscode.l10n.t('Conversation: {0} on {1}', name, s),
+  unnamedAgent: vscode.l10n.t('an agent without a name'),
   option: (id: string, kind: string) => vscode.l10n.t('Option: {0} ({1})', id, kind),
   kind: (k: string) => vscode.l10n.t('Kind: {0}', k),
   at: (t: string) => vscode.l10n.t('At: {0}', t),
@@ -25,9 +26,17 @@ export const HistoryViewStrings = {
   allow: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_allow for {1}?', kind, agent),
   deny: (kind: string, agent: string) => vscode.l10n.t('Make "{0}" auto_deny for {1}?', kind, agent),
   evidenceAllow: (count: number, convs: number) =>
-    vscode.l10n.t('you allowed it {0} times in {1} conversations and never rejected it', count, convs),
+    vscode.l10n.t(
+      'you allowed it {0} in {1} and never rejected it',
+      Counted.times(count),
+      Counted.conversations(convs),
+    ),
   evidenceDeny: (count: number, convs: number) =>
-    vscode.l10n.t('you rejected it {0} times in {1} conversations and never allowed it', count, convs),
+    vscode.l10n.t(
+      'you rejected it {0} in {1} and never allowed it',
+      Counted.times(count),
+      Counted.conversations(convs),
+    ),
   riskyLabel: vscode.l10n.t('risky: expand to read the warning'),
   riskyProceed: vscode.l10n.t('I understand: review the change…'),
 };

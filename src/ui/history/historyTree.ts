@@ -159,7 +159,7 @@ export class HistoryTreeImpl extends Disposable {
 }
 
 export function recommendationLabel(r: Recommendation): string {
-  const agent = inertLine(r.agentName ?? r.agentId);
+  const agent = r.agentName ? inertLine(r.agentName) : HistoryViewStrings.unnamedAgent;
   const kind = inertLine(r.kind);
   return r.verdict === 'auto_allow' ? HistoryViewStrings.allow(kind, agent) : HistoryViewStrings.deny(kind, agent);
 }
@@ -182,20 +182,15 @@ function entryTooltip(e: HistoryEntry): string {
     // The user's own words, still shown inert (one line; the whole text is in the stored history).
     lines.push(HistoryViewStrings.reasonLine(inertLine(e.reason, 500)));
   }
-  lines.push(
-    HistoryViewStrings.agent(
-      inertLine(e.agentName ?? e.agentId ?? '—') + (e.agentId ? ` (${inertLine(e.agentId)})` : ''),
-    ),
-  );
+  lines.push(HistoryViewStrings.agent(inertLine(e.agentName ?? '—')));
   lines.push(HistoryViewStrings.runtime(inertLine(e.runtime ?? '—')));
-  // Named by its title (else its agent and runtime), as everywhere; the id stays beside it for the server's logs.
+  // Named by its title, else its agent's name, as everywhere; never by an id.
   const name = conversationName({
     ...(e.conversationTitle !== undefined ? { title: e.conversationTitle } : {}),
     ...(e.agentName !== undefined ? { agentName: e.agentName } : {}),
-    ...(e.agentId !== undefined ? { agentId: e.agentId } : {}),
     ...(e.runtime !== undefined ? { runtime: e.runtime } : {}),
   });
-  lines.push(HistoryViewStrings.conversation(inertLine(name, 200), inertLine(e.conversationId), e.server));
+  lines.push(HistoryViewStrings.conversation(inertLine(name, 200), inertLine(e.server)));
   return lines.join('\n');
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Counted } from '../plainWords';
 import type { GateMode } from '../../local';
 
 /** The local gate commands' user-facing strings (lazily loaded bundle), as whole sentences for vscode.l10n. */
@@ -56,9 +57,9 @@ export const GateStrings = {
   note: (warning: string) => vscode.l10n.t('Note: {0}', warning),
   addedAndAllowed: (pattern: string, n: number) =>
     vscode.l10n.t(
-      'Added "{0}" to fountain.local.allow in your user settings and allowed {1} waiting requests it covers.',
+      'Added "{0}" to fountain.local.allow in your user settings and allowed {1} it covers.',
       pattern,
-      n,
+      Counted.waitingRequests(n),
     ),
   added: (pattern: string) =>
     vscode.l10n.t(

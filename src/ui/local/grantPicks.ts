@@ -6,6 +6,7 @@
  * any other answer and never sends twice; a session grant is taken back when nothing was delivered.
  */
 import * as vscode from 'vscode';
+import { Counted } from '../plainWords';
 import type { GrantChoice, PendingAsk } from '../../local';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { WaitingRequests } from '../always/alwaysContext';
@@ -87,10 +88,10 @@ async function runAlways(
   const shown = await vscode.window.showInformationMessage(
     others > 0
       ? vscode.l10n.t(
-          'Added "{0}" to {1} in your user settings and allowed {2} other waiting requests.',
+          'Added "{0}" to {1} in your user settings and allowed {2}.',
           pattern,
           local.LOCAL_ALLOW_SETTING,
-          others,
+          Counted.otherWaitingRequests(others),
         )
       : vscode.l10n.t('Added "{0}" to {1} in your user settings.', pattern, local.LOCAL_ALLOW_SETTING),
     open,

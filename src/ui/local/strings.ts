@@ -15,7 +15,9 @@ export const LocalStrings = {
   notInstalled: (install: string) => vscode.l10n.t('Not installed. Install it with: {0}', install),
   notFound: vscode.l10n.t('Not found on PATH.'),
   settingProblems: (count: number) =>
-    vscode.l10n.t('{0} entries of the fountain.localAgents setting were ignored; the logs say why.', count),
+    count === 1
+      ? vscode.l10n.t('1 entry of the fountain.localAgents setting was ignored; the logs say why.')
+      : vscode.l10n.t('{0} entries of the fountain.localAgents setting were ignored; the logs say why.', count),
   starting: (agent: string, folder: string) => vscode.l10n.t('Starting {0} in {1}…', agent, folder),
   started: (agent: string, folder: string) => vscode.l10n.t('{0} is ready in {1}.', agent, folder),
   startFailed: (message: string) => vscode.l10n.t('The local agent did not start: {0}', message),

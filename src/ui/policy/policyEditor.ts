@@ -20,6 +20,7 @@ import {
 } from '../../policy';
 import type { FountainHttpError } from '../../protocol/apiClient';
 import { inertLine } from '../display';
+import { errorDetail, errorWords } from '../plainWords';
 import type { WaitingRequests } from '../always/alwaysContext';
 import { answerCovered } from '../always/alwaysModal';
 import { reviewPolicyChange } from '../always/policyDryRun';
@@ -97,10 +98,11 @@ export class PolicyEditor {
       agent = await this.api.getAgent(server, agentId);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      prompts.showError(PolicyEditorStrings.readFailed(inertLine(reason)));
+      this.log.warn(`the policy of agent ${JSON.stringify(agentId)} could not be read: ${errorDetail(err)}`);
+      prompts.showError(PolicyEditorStrings.readFailed(inertLine(errorWords(err))));
       return { kind: 'failed', message: reason };
     }
-    const agentLabel = inertLine(agent.name ? `${agent.name} (${agent.id})` : agent.id);
+    const agentLabel = agent.name ? inertLine(agent.name) : PolicyEditorStrings.unnamedAgent;
     const before: Record<string, unknown> = { ...agent.policy };
     const draft: Record<string, unknown> = { ...agent.policy };
     const title = req.kind
@@ -211,7 +213,8 @@ export class PolicyEditor {
         return { kind: 'refusedByServer', errors: serverErrors };
       }
       const message = err instanceof Error ? err.message : String(err);
-      prompts.showError(PolicyEditorStrings.patchFailed(inertLine(message)));
+      this.log.warn(`the policy of agent ${JSON.stringify(agent.id)} could not be saved: ${errorDetail(err)}`);
+      prompts.showError(PolicyEditorStrings.patchFailed(inertLine(errorWords(err))));
       return { kind: 'failed', message };
     }
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Counted } from '../plainWords';
 
 /**
  * Strings of the agent-policy editor (issue 6). They are built into dist/policyEditor.js with the editor, loaded on
@@ -13,12 +14,16 @@ export const PolicyEditorStrings = {
   enterAgentId: vscode.l10n.t('Enter an agent id…'),
   agentIdPrompt: vscode.l10n.t('Agent id'),
   readFailed: (reason: string) =>
-    vscode.l10n.t('The agent policy could not be read ({0}). Nothing was changed.', reason),
+    vscode.l10n.t('The agent policy could not be read: {0}. Nothing was changed.', reason),
+  unnamedAgent: vscode.l10n.t('an agent without a name'),
   editTitle: (agent: string) => vscode.l10n.t('Permission policy of {0}', agent),
   changeTitle: (kind: string, agent: string) => vscode.l10n.t('Change policy for {0} on {1}…', kind, agent),
   editPlaceholder: vscode.l10n.t('Pick a key to change, then "Review and Apply…" (Escape changes nothing)'),
   review: vscode.l10n.t('$(check) Review and Apply…'),
-  reviewDetail: (n: number) => vscode.l10n.t('{0} change(s): preview the policy before and after, then confirm', n),
+  reviewDetail: (n: number) =>
+    n === 1
+      ? vscode.l10n.t('1 change: preview the policy before and after, then confirm')
+      : vscode.l10n.t('{0} changes: preview the policy before and after, then confirm', n),
   kindsSeparator: vscode.l10n.t('ACP kinds'),
   titlesSeparator: vscode.l10n.t('Title keys (match one exact tool title)'),
   otherSeparator: vscode.l10n.t('Other'),
@@ -42,7 +47,7 @@ export const PolicyEditorStrings = {
   refusedLocally: (messages: string) =>
     vscode.l10n.t('The server would refuse this policy: {0}. Nothing was sent.', messages),
   refusedByServer: (messages: string) => vscode.l10n.t('The server refused the policy: {0}', messages),
-  patchFailed: (reason: string) => vscode.l10n.t('The policy could not be saved ({0}).', reason),
+  patchFailed: (reason: string) => vscode.l10n.t('The policy could not be saved: {0}.', reason),
   previewTitle: (agent: string) => vscode.l10n.t('Policy of {0}: current ↔ proposed', agent),
   confirm: (agent: string) => vscode.l10n.t('Apply this permission policy to {0} on the server?', agent),
   confirmDetail: (changes: string) =>
@@ -53,7 +58,7 @@ export const PolicyEditorStrings = {
   apply: vscode.l10n.t('Apply to Agent'),
   applyAndAllow: (n: number) => vscode.l10n.t('Apply and Allow {0} Waiting', n),
   appliedAndAllowed: (agent: string, n: number) =>
-    vscode.l10n.t('Saved the permission policy of {0} and allowed {1} waiting requests it covers.', agent, n),
+    vscode.l10n.t('Saved the permission policy of {0} and allowed {1} it covers.', agent, Counted.waitingRequests(n)),
   applied: (agent: string) => vscode.l10n.t('Saved the permission policy of {0}.', agent),
   riskAccept: vscode.l10n.t('I Understand the Risk'),
 };

@@ -1,5 +1,6 @@
 /** The agent-policy editor's vocabulary (what it shows, what the user picks) and its real VS Code prompts. */
 import * as vscode from 'vscode';
+import { showErrorWithLogs } from '../../platform/window';
 import { DEFAULT_KEY, VERDICTS, type Verdict } from '../../policy';
 import { inertLine, pickText } from '../display';
 import { PolicyEditorStrings, RiskStrings } from './policyEditorStrings';
@@ -193,7 +194,7 @@ export function vscodePolicyPrompts(
       );
       return pick === applyAll ? true : pick === apply ? (waiting > 0 ? 'policyOnly' : true) : false;
     },
-    showError: (m) => void vscode.window.showErrorMessage(m),
+    showError: (m) => void showErrorWithLogs(m),
     showInfo: (m) => void vscode.window.showInformationMessage(m),
   };
 }

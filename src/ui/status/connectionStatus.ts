@@ -63,7 +63,7 @@ export class ConnectionStatus extends Disposable {
         break;
       case 'backoff':
         text = `$(debug-disconnect)${count}`;
-        detail = StatusStrings.backoff(s.reason);
+        detail = StatusStrings.backoff;
         background = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
       case 'authFailed':

@@ -41,7 +41,9 @@ export interface SteerImplDeps {
 }
 
 type Delivered =
-  { readonly kind: 'sent' } | { readonly kind: 'notSent'; readonly why: string; readonly retry: boolean };
+  | { readonly kind: 'sent' }
+  /** `detail` is the server's status, code and route: for the log, never the toast. */
+  | { readonly kind: 'notSent'; readonly why: string; readonly retry: boolean; readonly detail?: string };
 
 /** Sends one reason (made once per Reject with Reason…: a retry sends the same client_request_id). */
 type Delivery = (text: string) => Promise<Delivered>;
@@ -170,10 +172,15 @@ export class RejectWithReason {
       void vscode.window.showInformationMessage(S.sent(label, where));
       return;
     }
-    this.d.log.warn(`the reason for ${item.key.requestId} was not sent: ${out.why}`);
-    const buttons = out.retry ? [S.retry, S.copy] : [S.copy];
-    void vscode.window.showWarningMessage(S.notSent(label, out.why), ...buttons).then(async (pick) => {
-      if (pick === S.retry) {
+    this.d.log.warn(
+      `the reason for ${item.key.requestId} was not sent: ${out.why}${out.detail ? ` (${out.detail})` : ''}`,
+    );
+    const buttons = [...(out.retry ? [S.retry] : []), S.copy, ...(out.detail ? [S.showLogs] : [])];
+    const text = out.detail ? S.notSentSeeLogs(label, out.why) : S.notSent(label, out.why);
+    void vscode.window.showWarningMessage(text, ...buttons).then(async (pick) => {
+      if (pick === S.showLogs) {
+        await vscode.commands.executeCommand('fountain.showLogs');
+      } else if (pick === S.retry) {
         await this.deliver(item, reason, delivery);
       } else if (pick === S.copy) {
         await vscode.env.clipboard.writeText(reason);
@@ -258,20 +265,25 @@ function describePrompt(r: PromptResult): Delivered {
     case 'auth':
       return { kind: 'notSent', why: S.whyAuth, retry: false };
     case 'refused':
-      return { kind: 'notSent', why: S.whyRefused(r.status, inertLine(r.code ?? '', 60)), retry: false };
+      return { kind: 'notSent', why: S.whyRefused(r.status), retry: false, detail: promptDetail(r) };
     case 'gaveUp':
       if (r.status === undefined) {
-        return { kind: 'notSent', why: S.whyUnreachable, retry: true };
+        return { kind: 'notSent', why: S.whyUnreachable, retry: true, detail: r.message };
       }
       return {
         kind: 'notSent',
-        why:
-          r.retryAfterSec !== undefined
-            ? S.whyUnavailableRetryAfter(r.status, r.retryAfterSec)
-            : S.whyUnavailable(r.status),
+        why: r.retryAfterSec !== undefined ? S.whyUnavailableRetryAfter(r.retryAfterSec) : S.whyUnavailable,
         retry: true,
+        detail: promptDetail(r),
       };
   }
+}
+
+/** What the log says of a refused prompt: the route, the status and the server's code and message. */
+function promptDetail(r: { readonly status?: number; readonly code?: string; readonly message?: string }): string {
+  const code = r.code ? ` ${r.code}` : '';
+  const message = r.message ? `: ${r.message}` : '';
+  return `POST /api/conversations/{id}/prompts answered HTTP ${r.status ?? '—'}${code}${message}`;
 }
 
 /** The reason, or undefined when dismissed; an empty reason is refused in the box itself. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { refusalWords } from '../plainWords';
 
 /** Reject with Reason… and the plan document (dist/steer.js). Agent and server text goes in inert. */
 export const ReasonStrings = {
@@ -20,15 +21,18 @@ export const ReasonStrings = {
     vscode.l10n.t('Rejected "{0}" and sent your reason to {1} as its next prompt.', label, where),
   notSent: (label: string, why: string) =>
     vscode.l10n.t('Rejected "{0}", but your reason was not sent: {1}.', label, why),
+  notSentSeeLogs: (label: string, why: string) =>
+    vscode.l10n.t('Rejected "{0}", but your reason was not sent: {1}. Show Logs has the details.', label, why),
+  showLogs: vscode.l10n.t('Show Logs'),
   retry: vscode.l10n.t('Retry'),
   copy: vscode.l10n.t('Copy Reason'),
   // Why a reason was not sent (each completes "your reason was not sent: …").
   whyNotConnected: vscode.l10n.t('this window is no longer connected to that server'),
   whyAuth: vscode.l10n.t('the server no longer accepts your key'),
-  whyRefused: (status: number, code: string) => vscode.l10n.t('the server refused it (HTTP {0} {1})', status, code),
-  whyUnavailable: (status: number) => vscode.l10n.t('the server kept answering HTTP {0}', status),
-  whyUnavailableRetryAfter: (status: number, sec: number) =>
-    vscode.l10n.t('the server answered HTTP {0} and asked to wait {1} s', status, sec),
+  whyRefused: (status: number) =>
+    status === 403 ? vscode.l10n.t('the server refused it: your key may not send prompts') : refusalWords(status),
+  whyUnavailable: vscode.l10n.t('the server stayed unavailable through every retry'),
+  whyUnavailableRetryAfter: (sec: number) => vscode.l10n.t('the server is unavailable and asked to wait {0} s', sec),
   whyUnreachable: vscode.l10n.t('the server could not be reached'),
   whyAgentGone: (agent: string) => vscode.l10n.t('{0} is no longer running', agent),
   whyRestarted: (agent: string) => vscode.l10n.t('{0} was restarted since', agent),

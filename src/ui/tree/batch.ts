@@ -22,7 +22,9 @@ export const BatchStrings = {
   allowButton: (n: number) => vscode.l10n.t('Allow {0}', n),
   rejectButton: (n: number) => vscode.l10n.t('Reject {0}', n),
   nothingToSend: (n: number) =>
-    vscode.l10n.t('None of the {0} selected requests can be answered this way; nothing was sent.', n),
+    n === 1
+      ? vscode.l10n.t('The selected request cannot be answered this way; nothing was sent.')
+      : vscode.l10n.t('None of the {0} selected requests can be answered this way; nothing was sent.', n),
   willSend: vscode.l10n.t('Will answer, each with its own option:'),
   skippedNoAllow: vscode.l10n.t('Skipped (the agent offered no "allow once" option):'),
   skippedNoReject: vscode.l10n.t('Skipped (the agent offered no reject option):'),

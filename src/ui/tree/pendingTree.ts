@@ -336,14 +336,14 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       return t;
     }
     const c = g.conversation;
-    // Named by its title, else its agent and runtime: never by its id (the tooltip has the id, labelled).
+    // Named by its title, else its agent's name and runtime: never by an id (src/domain/conversationLabel.ts).
     const name = conversationName(c);
     t.label = inertLabel(name, 60).text;
     const waiting = g.items.filter((i) => i.pending).length;
     if (isLocalSource(g.server)) {
       return this.localGroupItem(t, c, waiting);
     }
-    const agent = c.agentName || c.agentId;
+    const agent = c.agentName;
     // The agent and runtime once, in the label or else here.
     const named = !!c.title?.trim();
     t.description = [
@@ -358,7 +358,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
       title.text,
       ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
       TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
-      TreeStrings.tooltipConversation(c.id, c.server),
+      TreeStrings.tooltipServer(inertLine(c.server)),
     ].join('\n');
     t.iconPath = themeIcon('comment-discussion');
     t.contextValue = 'fountainConversation;';
