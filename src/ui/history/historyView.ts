@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../../domain/events';
+import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
 import type { HistoryEntry, HistoryLog } from '../../domain/history';
 import type { Recommendation } from '../../domain/recommendations';
 import { Disposable } from '../../util/lifecycle';
@@ -40,17 +41,19 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
   constructor(
     private readonly history: HistoryLog,
     private readonly provenance: ProvenanceService,
+    private readonly decided: DecidedLog,
   ) {
     super();
     this.view = this._register(vscode.window.createTreeView('fountain.history', { treeDataProvider: this }));
     this._register(history.onDidChange(() => this.refresh()));
+    this._register(decided.onDidChange(() => this.refresh()));
     this._register(provenance.onDidChange(() => this.refresh()));
     this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
   }
 
   private impl(): HistoryTreeImpl {
     this._impl ??= this._register(
-      new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings),
+      new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings, this.decided),
     );
     return this._impl;
   }
@@ -79,6 +82,28 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
     return this._impl?.isIssued(arg) ?? false;
   }
 
+  /** The decision an element this view created shows; undefined for anything else (Make This Ask acts on it). */
+  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
+    return this.isIssued(arg) && arg.kind === 'decided' ? arg.entry : undefined;
+  }
+
+  /**
+   * Shows "Decided without you" in the History view, expanded, with the newest decision of `session` selected (a
+   * session row's click).
+   */
+  async showDecided(session?: string): Promise<void> {
+    const impl = this.impl();
+    await vscode.commands.executeCommand('fountain.history.focus');
+    if (this.decided.latest().length === 0) {
+      return; // no group to show (the view shows its answers, or its welcome content)
+    }
+    await this.view.reveal(impl.decidedGroup, { expand: true, focus: true, select: true });
+    const newest = session !== undefined ? impl.newestOf(session) : undefined;
+    if (newest) {
+      await this.view.reveal(newest, { focus: true, select: true });
+    }
+  }
+
   private refresh(): void {
     if (this.timer) {
       return;
@@ -95,5 +120,9 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
 
   getTreeItem(element: HistoryElement): vscode.TreeItem {
     return this.impl().getTreeItem(element);
+  }
+
+  getParent(element: HistoryElement): HistoryElement | undefined {
+    return this.impl().getParent(element);
   }
 }

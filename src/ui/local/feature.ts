@@ -12,6 +12,7 @@ import type { LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { PendingAsk } from '../../local';
 import type { Inbox } from '../../domain/inbox';
+import type { DecidedEntry } from '../../domain/decidedLog';
 import { localSessionIdOf } from '../../session/localKey';
 import type { LocalSessionInfo, LocalSource } from '../../session/localSource';
 import type { LocalAgentsOptions } from './managerDeps';
@@ -69,7 +70,9 @@ export class LocalAgents extends Disposable {
   /** The commands and transcripts, loaded (dist/localui.js) on first use. */
   ui(): LocalUi {
     this._ui ??= this._register(
-      uiBundle.load().createLocalUi(this.manager, this.log, this.opts.waiting, (a) => this.issued(a)),
+      uiBundle
+        .load()
+        .createLocalUi(this.manager, this.log, this.opts.waiting, this.opts.decided, (a) => this.issued(a)),
     );
     return this._ui;
   }
@@ -95,6 +98,11 @@ export class LocalAgents extends Disposable {
     const id = localSessionIdOf(server);
     const s = id === undefined ? undefined : this.session(id);
     return s && this.ui().treeExtras(s);
+  }
+
+  /** Make This Ask on a decision made without you (dist/localui.js, loaded on first use; nothing starts). */
+  makeThisAsk(entry: DecidedEntry): Promise<unknown> {
+    return this.ui().makeThisAsk(entry);
   }
 
   /**

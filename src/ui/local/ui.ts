@@ -4,13 +4,16 @@
  * activation do not carry them. The session manager is here too (src/ui/local/feature.ts builds it on the first local
  * command; the tree and the inbox read its sessions through LocalAgents).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { LocalCommandId } from './commandIds';
 import { LocalCommands } from './commands';
 import { GateCommands, type IssuedElement } from './gateCommands';
 import { GateWatch } from './gateWatch';
 import { LocalSessionManager, type ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
+import { DecidedRecorder } from './decidedRecorder';
+import { makeThisAsk, type MakeAskResult } from './makeThisAsk';
+import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
 import type { LocalGroupExtras } from '../tree/sessionRows';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
@@ -30,8 +33,10 @@ export interface LocalUi extends vscode.Disposable {
   readonly unsandboxed: SandboxStatus;
   readonly transcripts: TranscriptDocuments;
   readonly watch: GateWatch;
-  /** A session's gate mode and grants, for its tree group. */
+  /** A session's gate mode, its "N decided without you" and its grants, for its tree group. */
   treeExtras(s: ManagedSession): LocalGroupExtras;
+  /** Make This Ask on a decision made without you (src/ui/local/makeThisAsk.ts). */
+  makeThisAsk(entry: DecidedEntry): Promise<MakeAskResult>;
   /** Every `fountain.local.*` command's handler. */
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
   /** The local gate's grant choices for Answer… (src/ui/local/grantPicks.ts). */
@@ -42,11 +47,16 @@ export function createLocalUi(
   manager: LocalSessionManager,
   log: vscode.LogOutputChannel,
   waiting: WaitingRequests,
+  decided: DecidedLog,
   issued: IssuedElement = () => undefined,
 ): LocalUi {
   const transcripts = new TranscriptDocuments(manager);
   const commands = new LocalCommands(manager, transcripts, log);
-  const watch = new GateWatch(manager, log);
+  // Commands, paths and URLs are kept in "Decided without you" only while the History keeps labels.
+  const recorder = new DecidedRecorder(decided, () =>
+    vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
+  );
+  const watch = new GateWatch(manager, log, recorder);
   const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
   const yolo = new YoloWarning(manager);
   const unsandboxed = new SandboxStatus(manager);
@@ -57,7 +67,8 @@ export function createLocalUi(
     unsandboxed,
     transcripts,
     watch,
-    treeExtras: sessionExtras,
+    treeExtras: (s) => sessionExtras(s, recorder),
+    makeThisAsk: (entry) => makeThisAsk({ manager, recorder, log }, entry),
     handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
     grantPicks: (...a) => grantPicks({ waiting, gateOf: sessionGates(manager) }, ...a),
     dispose: () => {

@@ -1,15 +1,13 @@
 import * as assert from 'node:assert/strict';
+import { DECIDED_KEPT, DecidedLog, type DecidedEntry } from '../../../src/domain/decidedLog';
 import {
-  DECIDED_KEPT,
-  DecidedLog,
   decidingRules,
   dryRunRemoval,
   replayWithout,
   requestOfEntry,
   withoutRule,
-  type DecidedEntry,
   type GateSnapshot,
-} from '../../../src/domain/decidedLog';
+} from '../../../src/domain/decidedRules';
 import { decide, type GateRequest } from '../../../src/policy';
 import { MemoryHistoryBackend } from '../../support/memoryHistoryBackend';
 
@@ -73,7 +71,9 @@ describe('decided without you: the rules that decided', () => {
     const s = snap({ allow: ['execute:ls *'] });
     const d = decide({ ...s, request: exec('ls -la') });
     assert.equal(d.pattern, 'execute:ls *');
-    assert.deepEqual(decidingRules(d, exec('ls -la'), s), [{ type: 'setting', setting: 'allow', entry: 'execute:ls *' }]);
+    assert.deepEqual(decidingRules(d, exec('ls -la'), s), [
+      { type: 'setting', setting: 'allow', entry: 'execute:ls *' },
+    ]);
     const r = replayWithout(exec('ls -la'), s, { type: 'setting', setting: 'allow', entry: 'execute:ls *' });
     assert.equal(r.after?.verdict, 'allow', 'still allowed, by the bundle: Make This Ask says so');
   });
