@@ -115,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     log,
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
     waiting: policy.waitingRequests,
-    decided: policy.decided,
+    history: policy.historyTree,
     storage: context,
     ...test?.localOptions,
   }));
@@ -133,7 +133,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     extras: (server) => local.treeExtras(server),
   });
   local.useTree((a) => (tree.isIssued(a) ? a : undefined));
-  policy.useMakeThisAsk((entry) => local.makeThisAsk(entry));
   policy.provenance.useLocal((item) => localSource.provenance(item.key));
   // The local gate's grant choices beside the runtime's options (Answer…, the toast's More…), answered through the flow.
   const extras: ExtraAnswerChoices = {

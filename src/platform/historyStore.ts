@@ -1,7 +1,7 @@
 /**
  * The approval history's files: `approval-history.jsonl` (current segment) and `approval-history.1.jsonl`
  * (previous segment) in the extension's global storage folder. Rotation is a rename, so a crash loses at most the
- * line being written. The gate's decisions made without you use the same backend with {@link DECIDED_FILES}. No vscode import: the folder is handed in, which keeps this testable in plain Node.
+ * line being written. The gate's decisions made without you use the same backend with files of their own (src/ui/history/historyTree.ts). No vscode import: the folder is handed in, which keeps this testable in plain Node.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -9,9 +9,6 @@ import type { HistoryBackend } from '../domain/history';
 
 export const CURRENT_FILE = 'approval-history.jsonl';
 export const PREVIOUS_FILE = 'approval-history.1.jsonl';
-
-/** The files of the gate's decisions made without you (src/domain/decidedLog.ts), kept the same way. */
-export const DECIDED_FILES = { current: 'decided-without-you.jsonl', previous: 'decided-without-you.1.jsonl' };
 
 export class FileHistoryBackend implements HistoryBackend {
   constructor(

@@ -5,7 +5,11 @@
  * (src/ui/history/historyView.ts holds the view itself), so dist/extension.js does not carry it.
  */
 import * as vscode from 'vscode';
-import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
+import { DecidedLog, type DecidedEntry } from '../../domain/decidedLog';
+
+/** The files of "Decided without you", beside the approval history's (same storage, src/platform/historyStore.ts). */
+const DECIDED_FILES = { current: 'decided-without-you.jsonl', previous: 'decided-without-you.1.jsonl' };
+import { FileHistoryBackend } from '../../platform/historyStore';
 import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../../domain/history';
 import type { AnswerResult } from '../../domain/model';
 import type { AnsweredEvent } from '../answer/answerFlow';
@@ -60,6 +64,24 @@ export class HistoryTreeImpl extends Disposable {
 
   getParent(element: HistoryElement): HistoryElement | undefined {
     return element.kind === 'decided' ? this.decidedGroup : undefined;
+  }
+
+  /** The decision a row this view created shows; undefined for anything else. */
+  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
+    return this.isIssued(arg) && arg.kind === 'decided' ? arg.entry : undefined;
+  }
+
+  /** Shows "Decided without you" in `view`, expanded, with the newest decision of `session` selected. */
+  async showDecided(view: vscode.TreeView<HistoryElement>, session: unknown): Promise<void> {
+    await vscode.commands.executeCommand('fountain.history.focus');
+    if (this.decided.latest().length === 0) {
+      return; // no group to show: the view shows its answers, or its welcome content
+    }
+    await view.reveal(this.decidedGroup, { expand: true, focus: true, select: true });
+    const newest = typeof session === 'string' ? this.newestOf(session) : undefined;
+    if (newest) {
+      await view.reveal(newest, { focus: true, select: true });
+    }
   }
 
   /** The current recommendations, skipping what the cached agent policy already says. */
@@ -226,6 +248,15 @@ function decidedItem(e: DecidedEntry): vscode.TreeItem {
   t.iconPath = new vscode.ThemeIcon(e.verdict === 'allow' ? 'pass' : 'circle-slash');
   t.contextValue = canMakeAsk(e) ? 'fountainDecided;ask;' : 'fountainDecided;';
   return t;
+}
+
+/** The decisions made without you, kept in `dir` beside the approval history, read from disk now. */
+export function decidedLog(dir: string, logger: { warn(m: string): void }): DecidedLog {
+  const log = new DecidedLog(new FileHistoryBackend(dir, DECIDED_FILES), {
+    onError: (err) => logger.warn(`decided without you: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  void log.load();
+  return log;
 }
 
 export function recommendationLabel(r: Recommendation): string {

@@ -8,6 +8,7 @@ import type { AnsweredEvent } from '../answer/answerFlow';
 import type { HistoryElement, HistoryTreeImpl } from './historyTree';
 import { lazyBundle } from '../lazyBundle';
 import type { ProvenanceService } from '../policy/provenanceService';
+import type { Logger } from '../../platform/log';
 
 export type { HistoryElement };
 
@@ -41,20 +42,31 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
   constructor(
     private readonly history: HistoryLog,
     private readonly provenance: ProvenanceService,
-    private readonly decided: DecidedLog,
+    /** Where "Decided without you" is kept, and the log its storage errors go to. */
+    private readonly store: { readonly dir: string; readonly log: Logger },
   ) {
     super();
     this.view = this._register(vscode.window.createTreeView('fountain.history', { treeDataProvider: this }));
     this._register(history.onDidChange(() => this.refresh()));
-    this._register(decided.onDidChange(() => this.refresh()));
+    // A session row's click opens "Decided without you".
+    this._register(
+      vscode.commands.registerCommand('fountain.history.showDecided', (s?: unknown) =>
+        this.impl().showDecided(this.view, s),
+      ),
+    );
     this._register(provenance.onDidChange(() => this.refresh()));
     this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
   }
 
   private impl(): HistoryTreeImpl {
-    this._impl ??= this._register(
-      new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings, this.decided),
-    );
+    if (!this._impl) {
+      const decided = this.decided();
+      // Redrawn as decisions arrive (the log exists from here on, or from a local session's first decision).
+      this._impl = this._register(
+        new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings, decided),
+      );
+      this._register(decided.onDidChange(() => this.refresh()));
+    }
     return this._impl;
   }
 
@@ -82,26 +94,19 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
     return this._impl?.isIssued(arg) ?? false;
   }
 
-  /** The decision an element this view created shows; undefined for anything else (Make This Ask acts on it). */
-  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
-    return this.isIssued(arg) && arg.kind === 'decided' ? arg.entry : undefined;
-  }
+  private _decided: DecidedLog | undefined;
 
   /**
-   * Shows "Decided without you" in the History view, expanded, with the newest decision of `session` selected (a
-   * session row's click).
+   * The local gates' decisions made without you (recorded by dist/localui.js, shown here), built in dist/history.js
+   * and read from disk when first needed: this view's rows, or a local session's first decision.
    */
-  async showDecided(session?: string): Promise<void> {
-    const impl = this.impl();
-    await vscode.commands.executeCommand('fountain.history.focus');
-    if (this.decided.latest().length === 0) {
-      return; // no group to show (the view shows its answers, or its welcome content)
-    }
-    await this.view.reveal(impl.decidedGroup, { expand: true, focus: true, select: true });
-    const newest = session !== undefined ? impl.newestOf(session) : undefined;
-    if (newest) {
-      await this.view.reveal(newest, { focus: true, select: true });
-    }
+  decided(): DecidedLog {
+    return (this._decided ??= this._register(historyBundle.load().decidedLog(this.store.dir, this.store.log)));
+  }
+
+  /** The decision a row this view created shows; undefined for anything else (Make This Ask acts only on those). */
+  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
+    return this._impl?.decidedEntryOf(arg);
   }
 
   private refresh(): void {

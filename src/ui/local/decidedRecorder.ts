@@ -14,9 +14,14 @@ export class DecidedRecorder {
   private readonly keys = new WeakMap<ManagedSession, string>();
 
   constructor(
-    readonly log: DecidedLog,
+    private readonly logOf: () => DecidedLog,
     private readonly keepLabels: () => boolean,
   ) {}
+
+  /** The log (read from disk on first use). */
+  get log(): DecidedLog {
+    return this.logOf();
+  }
 
   /** The session's key in the log. */
   keyOf(s: ManagedSession): string {

@@ -12,7 +12,6 @@ import type { LocalSessionManager, ManagedSession } from './manager';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { PendingAsk } from '../../local';
 import type { Inbox } from '../../domain/inbox';
-import type { DecidedEntry } from '../../domain/decidedLog';
 import { localSessionIdOf } from '../../session/localKey';
 import type { LocalSessionInfo, LocalSource } from '../../session/localSource';
 import type { LocalAgentsOptions } from './managerDeps';
@@ -72,7 +71,7 @@ export class LocalAgents extends Disposable {
     this._ui ??= this._register(
       uiBundle
         .load()
-        .createLocalUi(this.manager, this.log, this.opts.waiting, this.opts.decided, (a) => this.issued(a)),
+        .createLocalUi(this.manager, this.log, this.opts.waiting, this.opts.history, (a) => this.issued(a)),
     );
     return this._ui;
   }
@@ -98,11 +97,6 @@ export class LocalAgents extends Disposable {
     const id = localSessionIdOf(server);
     const s = id === undefined ? undefined : this.session(id);
     return s && this.ui().treeExtras(s);
-  }
-
-  /** Make This Ask on a decision made without you (dist/localui.js, loaded on first use; nothing starts). */
-  makeThisAsk(entry: DecidedEntry): Promise<unknown> {
-    return this.ui().makeThisAsk(entry);
   }
 
   /**

@@ -13,7 +13,7 @@ import { LocalSessionManager, type ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
 import { DecidedRecorder } from './decidedRecorder';
 import { makeThisAsk, type MakeAskResult } from './makeThisAsk';
-import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
+import type { LocalAgentsOptions } from './managerDeps';
 import type { LocalGroupExtras } from '../tree/sessionRows';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
@@ -35,8 +35,8 @@ export interface LocalUi extends vscode.Disposable {
   readonly watch: GateWatch;
   /** A session's gate mode, its "N decided without you" and its grants, for its tree group. */
   treeExtras(s: ManagedSession): LocalGroupExtras;
-  /** Make This Ask on a decision made without you (src/ui/local/makeThisAsk.ts). */
-  makeThisAsk(entry: DecidedEntry): Promise<MakeAskResult>;
+  /** Make This Ask on a row of the History's "Decided without you" (src/ui/local/makeThisAsk.ts). */
+  makeThisAsk(row: unknown): Promise<MakeAskResult>;
   /** Every `fountain.local.*` command's handler. */
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
   /** The local gate's grant choices for Answer… (src/ui/local/grantPicks.ts). */
@@ -47,19 +47,27 @@ export function createLocalUi(
   manager: LocalSessionManager,
   log: vscode.LogOutputChannel,
   waiting: WaitingRequests,
-  decided: DecidedLog,
+  history: LocalAgentsOptions['history'],
   issued: IssuedElement = () => undefined,
 ): LocalUi {
   const transcripts = new TranscriptDocuments(manager);
   const commands = new LocalCommands(manager, transcripts, log);
   // Commands, paths and URLs are kept in "Decided without you" only while the History keeps labels.
-  const recorder = new DecidedRecorder(decided, () =>
+  const recorder = new DecidedRecorder(history.decided.bind(history), () =>
     vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
   );
   const watch = new GateWatch(manager, log, recorder);
   const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
   const yolo = new YoloWarning(manager);
   const unsandboxed = new SandboxStatus(manager);
+  const makeThisAskOf = (row: unknown): Promise<MakeAskResult> => {
+    const entry = history.decidedEntryOf(row);
+    if (!entry) {
+      log.warn('refused Make This Ask whose argument was not a row of the History view');
+      return Promise.resolve({ kind: 'cancelled' });
+    }
+    return makeThisAsk({ manager, recorder, log }, entry);
+  };
   return {
     commands,
     gate,
@@ -68,8 +76,12 @@ export function createLocalUi(
     transcripts,
     watch,
     treeExtras: (s) => sessionExtras(s, recorder),
-    makeThisAsk: (entry) => makeThisAsk({ manager, recorder, log }, entry),
-    handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
+    makeThisAsk: makeThisAskOf,
+    handlers: () => ({
+      ...commands.handlers(),
+      ...gate.handlers(),
+      'fountain.local.makeThisAsk': (row?: unknown) => makeThisAskOf(row),
+    }),
     grantPicks: (...a) => grantPicks({ waiting, gateOf: sessionGates(manager) }, ...a),
     dispose: () => {
       yolo.dispose();

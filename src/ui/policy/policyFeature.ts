@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { DecidedLog, type DecidedEntry } from '../../domain/decidedLog';
 import { HistoryLog, type HistoryEntry } from '../../domain/history';
 import type { Inbox } from '../../domain/inbox';
 import type { Recommendation } from '../../domain/recommendations';
 import { AgentApi } from '../../platform/agentApi';
 import type { Config } from '../../platform/config';
 import type { ConnectionManager } from '../../platform/connection';
-import { DECIDED_FILES, FileHistoryBackend } from '../../platform/historyStore';
+import { FileHistoryBackend } from '../../platform/historyStore';
 import type { Logger } from '../../platform/log';
 import type { ApiKeyStore } from '../../platform/secrets';
 import type { AnswerFlow, AnsweredEvent } from '../answer/answerFlow';
@@ -29,8 +28,6 @@ const AGENT_WAIT_MS = 15_000;
 export class PolicyFeature implements vscode.Disposable {
   readonly provenance: ProvenanceService;
   readonly history: HistoryLog;
-  /** The local gates' decisions made without you (recorded by dist/localui.js, shown in the History view). */
-  readonly decided: DecidedLog;
   readonly historyTree: HistoryTree;
   readonly editor: PolicyEditorCommands;
   /** The history and the waiting requests, for the "always" confirmations of the lazily loaded bundles. */
@@ -55,11 +52,7 @@ export class PolicyFeature implements vscode.Disposable {
       onError: (err) => log.warn(`approval history: ${err instanceof Error ? err.message : String(err)}`),
     });
     void this.history.load();
-    this.decided = new DecidedLog(new FileHistoryBackend(deps.storageDir, DECIDED_FILES), {
-      onError: (err) => log.warn(`decided without you: ${err instanceof Error ? err.message : String(err)}`),
-    });
-    void this.decided.load();
-    this.historyTree = new HistoryTree(this.history, this.provenance, this.decided);
+    this.historyTree = new HistoryTree(this.history, this.provenance, { dir: deps.storageDir, log });
     this.waitingRequests = waitingRequests(inbox, this.history, deps.flow);
     this.editor = new PolicyEditorCommands({
       api,
@@ -81,22 +74,8 @@ export class PolicyFeature implements vscode.Disposable {
       this.editor,
       evidence,
       { dispose: () => this.history.dispose() },
-      { dispose: () => this.decided.dispose() },
       deps.flow.onDidAnswer((e) => this.record(e, inbox)),
       ...this.editor.register({ tree: deps.tree, historyTree: this.historyTree }),
-      // A session row's click: only a session key (a string) is read; anything else opens the group alone.
-      vscode.commands.registerCommand('fountain.history.showDecided', (session?: unknown) =>
-        this.historyTree.showDecided(typeof session === 'string' ? session : undefined),
-      ),
-      // Make This Ask acts only on a row this view created (never on an argument another extension made up).
-      vscode.commands.registerCommand('fountain.history.makeThisAsk', (arg?: unknown) => {
-        const entry = this.historyTree.decidedEntryOf(arg);
-        if (!entry) {
-          log.warn('refused Make This Ask whose argument was not a row of the History view');
-          return undefined;
-        }
-        return this.makeThisAsk?.(entry);
-      }),
       vscode.commands.registerCommand('fountain.history.clear', async () => {
         const clear = HistoryStrings.clear;
         const pick = await vscode.window.showWarningMessage(HistoryStrings.confirmClear, { modal: true }, clear);
@@ -145,13 +124,6 @@ export class PolicyFeature implements vscode.Disposable {
     });
     const timer = setTimeout(done, AGENT_WAIT_MS);
     this.waiting.add(done);
-  }
-
-  private makeThisAsk: ((entry: DecidedEntry) => Promise<unknown>) | undefined;
-
-  /** What Make This Ask runs (the local agents' part, src/ui/local/makeThisAsk.ts, wired by the composition root). */
-  useMakeThisAsk(run: (entry: DecidedEntry) => Promise<unknown>): void {
-    this.makeThisAsk = run;
   }
 
   /** Answers whose entry waits for its agent: written as they are on dispose. */

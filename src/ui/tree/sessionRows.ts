@@ -75,7 +75,7 @@ export class SessionRows {
     t.tooltip = row?.tooltip;
     t.iconPath = row && new vscode.ThemeIcon(row.icon);
     t.contextValue = row?.contextValue;
-    t.command = row?.command && { ...row.command, arguments: [...(row.command.arguments ?? [])] };
+    t.command = row?.command as vscode.Command | undefined;
     return t;
   }
 
