@@ -41,13 +41,22 @@ export const MakeAskStrings = {
           checked,
         ),
   dryRun: (checked: number, hits: number, sessions: number, refusals: number) =>
-    vscode.l10n.t(
-      'Dry run: of the last {0} decisions made without you, these would have been asked instead: {1} (sessions: {2}; refusals among them: {3}).',
-      checked,
-      hits,
-      sessions,
-      refusals,
-    ),
+    checked === 1
+      ? vscode.l10n.t('Dry run: the one decision made without you would have been asked instead.')
+      : hits === 1
+        ? vscode.l10n.t(
+            'Dry run: of the last {0} decisions made without you, 1 would have been asked instead (sessions: {1}, refusals: {2}).',
+            checked,
+            sessions,
+            refusals,
+          )
+        : vscode.l10n.t(
+            'Dry run: of the last {0} decisions made without you, {1} would have been asked instead (sessions: {2}, refusals: {3}).',
+            checked,
+            hits,
+            sessions,
+            refusals,
+          ),
   dryRunHit: (at: string, what: string) => vscode.l10n.t('  • {0} — {1}', at, what),
   more: (n: number) => vscode.l10n.t('  …and {0} more', n),
   unchecked: (n: number) =>
