@@ -102,7 +102,9 @@ describe('UI: decided without you', function () {
     const { page, runDir } = wb!;
     await runCommand(page, 'Fountain: Start Local Agent…');
     await page.locator('.quick-input-widget input').fill(AGENT);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().click();
+    // The only row left; Enter picks it (a click can land on the hover of its command line).
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: AGENT }).first().waitFor({ timeout: 20_000 });
+    await page.locator('.quick-input-widget input').press('Enter');
     await runCommand(page, 'Fountain: Focus on Pending Approvals View');
     await until('the session idle in the tree', idle, 90_000);
 
