@@ -132,7 +132,7 @@ describe('UI: decided without you', function () {
     const entry = row(page, 'allowed · the built-in read_only bundle (setting fountain.local.builtinAllow) · opencode');
     await entry.first().waitFor({ timeout: 20_000 });
     const text = (await entry.first().innerText()).replace(/\s+/g, ' ').trim();
-    assert.match(text, /(?:^|\s)ls allowed · /, `the command, then the verdict and the rule: ${text}`);
+    assert.match(text, /^ls\s*allowed · /, `the command, then the verdict and the rule: ${text}`);
 
     // Make This Ask (the row's inline action): the confirmation first; nothing changes before it.
     await entry.first().hover();
