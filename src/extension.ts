@@ -123,6 +123,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     log,
     ask: (s, a) => localSource.ask(sessionInfo(s), a),
     waiting: policy.waitingRequests,
+    history: policy.historyTree,
     storage: context,
     ...test?.localOptions,
   }));

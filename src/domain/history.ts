@@ -72,17 +72,28 @@ export interface HistoryLogOptions {
   readonly onError?: (err: unknown) => void;
 }
 
-export class HistoryLog {
+/** The schema a log's lines are checked with (a record that does not parse is not written; a line, not read). */
+export interface LineSchema<T> {
+  safeParse(v: unknown): { success: true; data: unknown } | { success: false };
+  readonly _entry?: T;
+}
+
+/**
+ * A bounded log of JSON lines in two rotating segments (see the file comment): the approval history, and the gate's
+ * decisions made without you (./decidedLog.ts), kept the same way.
+ */
+export class SegmentLog<T> {
   private readonly _onDidChange = new Emitter<void>();
   readonly onDidChange: Event<void> = this._onDidChange.event;
   readonly segmentSize: number;
-  private previous: HistoryEntry[] = [];
-  private current: HistoryEntry[] = [];
+  private previous: T[] = [];
+  private current: T[] = [];
   /** Writes run one after another, in call order. */
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly backend: HistoryBackend,
+    private readonly schema: LineSchema<T>,
     private readonly opts: HistoryLogOptions = {},
   ) {
     this.segmentSize = Math.max(1, Math.floor(opts.segmentSize ?? 500));
@@ -92,19 +103,19 @@ export class HistoryLog {
   load(): Promise<void> {
     return this.enqueue(async () => {
       const { previous, current } = await this.backend.read();
-      this.previous = parseLines(previous).slice(-this.segmentSize);
-      this.current = parseLines(current).slice(-this.segmentSize);
+      this.previous = parseLines(previous, this.schema).slice(-this.segmentSize);
+      this.current = parseLines(current, this.schema).slice(-this.segmentSize);
       this._onDidChange.fire();
     });
   }
 
   /** Appends one entry, rotating first when the current segment is full. */
-  record(entry: HistoryEntry): Promise<void> {
-    const parsed = HistoryEntrySchema.safeParse(entry);
+  record(entry: T): Promise<void> {
+    const parsed = this.schema.safeParse(entry);
     if (!parsed.success) {
       return Promise.resolve();
     }
-    const clean = parsed.data as HistoryEntry;
+    const clean = parsed.data as T;
     return this.enqueue(async () => {
       if (this.current.length >= this.segmentSize) {
         this.previous = this.current;
@@ -127,7 +138,7 @@ export class HistoryLog {
   }
 
   /** Every entry, newest first. */
-  entries(): HistoryEntry[] {
+  entries(): T[] {
     return [...this.previous, ...this.current].reverse();
   }
 
@@ -146,16 +157,23 @@ export class HistoryLog {
   }
 }
 
-function parseLines(lines: readonly string[]): HistoryEntry[] {
-  const out: HistoryEntry[] = [];
+/** The approval history: the user's answers (500 per segment by default). */
+export class HistoryLog extends SegmentLog<HistoryEntry> {
+  constructor(backend: HistoryBackend, opts: HistoryLogOptions = {}) {
+    super(backend, HistoryEntrySchema, opts);
+  }
+}
+
+function parseLines<T>(lines: readonly string[], schema: LineSchema<T>): T[] {
+  const out: T[] = [];
   for (const line of lines) {
     if (!line.trim()) {
       continue;
     }
     try {
-      const r = HistoryEntrySchema.safeParse(JSON.parse(line));
+      const r = schema.safeParse(JSON.parse(line));
       if (r.success) {
-        out.push(r.data);
+        out.push(r.data as T);
       }
     } catch {
       // a torn or hand-edited line: skip it

@@ -1,7 +1,7 @@
 /**
  * The approval history's files: `approval-history.jsonl` (current segment) and `approval-history.1.jsonl`
  * (previous segment) in the extension's global storage folder. Rotation is a rename, so a crash loses at most the
- * line being written. No vscode import: the folder is handed in, which keeps this testable in plain Node.
+ * line being written. The gate's decisions made without you use the same backend with files of their own (src/ui/history/historyTree.ts). No vscode import: the folder is handed in, which keeps this testable in plain Node.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -11,14 +11,20 @@ export const CURRENT_FILE = 'approval-history.jsonl';
 export const PREVIOUS_FILE = 'approval-history.1.jsonl';
 
 export class FileHistoryBackend implements HistoryBackend {
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly files: { readonly current: string; readonly previous: string } = {
+      current: CURRENT_FILE,
+      previous: PREVIOUS_FILE,
+    },
+  ) {}
 
   private get current(): string {
-    return path.join(this.dir, CURRENT_FILE);
+    return path.join(this.dir, this.files.current);
   }
 
   private get previous(): string {
-    return path.join(this.dir, PREVIOUS_FILE);
+    return path.join(this.dir, this.files.previous);
   }
 
   async read(): Promise<{ previous: string[]; current: string[] }> {

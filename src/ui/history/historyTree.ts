@@ -5,6 +5,11 @@
  * (src/ui/history/historyView.ts holds the view itself), so dist/extension.js does not carry it.
  */
 import * as vscode from 'vscode';
+import { DecidedLog, type DecidedEntry } from '../../domain/decidedLog';
+
+/** The files of "Decided without you", beside the approval history's (same storage, src/platform/historyStore.ts). */
+const DECIDED_FILES = { current: 'decided-without-you.jsonl', previous: 'decided-without-you.1.jsonl' };
+import { FileHistoryBackend } from '../../platform/historyStore';
 import type { HistoryEntry, HistoryLog, HistoryOutcome } from '../../domain/history';
 import type { AnswerResult } from '../../domain/model';
 import type { AnsweredEvent } from '../answer/answerFlow';
@@ -12,6 +17,7 @@ import { recommend, type Recommendation } from '../../domain/recommendations';
 import { verdictOf } from '../../policy/verdicts';
 import { Disposable } from '../../util/lifecycle';
 import { inertBlock, inertLabel, inertLine } from '../display';
+import { canMakeAsk, decidedSubject, DecidedStrings } from './decidedStrings';
 import { HistoryViewStrings } from './historyStrings';
 import { RiskStrings } from '../policy/policyEditorStrings';
 import type { ProvenanceService } from '../policy/provenanceService';
@@ -19,7 +25,8 @@ import { conversationName } from '../strings';
 import { Time } from '../time';
 
 export type HistoryElement =
-  | { readonly kind: 'group'; readonly group: 'recommendations' | 'answers' }
+  | { readonly kind: 'group'; readonly group: 'recommendations' | 'decided' | 'answers' }
+  | { readonly kind: 'decided'; readonly entry: DecidedEntry }
   | { readonly kind: 'recommendation'; readonly rec: Recommendation }
   | { readonly kind: 'warning'; readonly rec: Recommendation }
   | { readonly kind: 'proceed'; readonly rec: Recommendation }
@@ -31,13 +38,50 @@ export type HistoryElement =
  */
 export class HistoryTreeImpl extends Disposable {
   private readonly _issued = new WeakSet<object>();
+  /** The one "Decided without you" group element (revealed by a session's row). */
+  readonly decidedGroup: HistoryElement = this.issue({ kind: 'group', group: 'decided' });
+  /** The decided elements last listed, by entry (their parent is the group; reveal needs the same element). */
+  private decidedElements = new Map<DecidedEntry, HistoryElement>();
 
   constructor(
     private readonly history: HistoryLog,
     private readonly provenance: ProvenanceService,
     private readonly settings: { readonly minAnswers: number; readonly minConversations: number },
+    private readonly decided: DecidedLog,
   ) {
     super();
+  }
+
+  /** The element of the newest decision of `session` (listing the group's children first), if any. */
+  newestOf(session: string): HistoryElement | undefined {
+    const entry = this.decided.latest().find((e) => e.session === session);
+    if (!entry) {
+      return undefined;
+    }
+    this.getChildren(this.decidedGroup);
+    return this.decidedElements.get(entry);
+  }
+
+  getParent(element: HistoryElement): HistoryElement | undefined {
+    return element.kind === 'decided' ? this.decidedGroup : undefined;
+  }
+
+  /** The decision a row this view created shows; undefined for anything else. */
+  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
+    return this.isIssued(arg) && arg.kind === 'decided' ? arg.entry : undefined;
+  }
+
+  /** Shows "Decided without you" in `view`, expanded, with the newest decision of `session` selected. */
+  async showDecided(view: vscode.TreeView<HistoryElement>, session: unknown): Promise<void> {
+    await vscode.commands.executeCommand('fountain.history.focus');
+    if (this.decided.latest().length === 0) {
+      return; // no group to show: the view shows its answers, or its welcome content
+    }
+    await view.reveal(this.decidedGroup, { expand: true, focus: true, select: true });
+    const newest = typeof session === 'string' ? this.newestOf(session) : undefined;
+    if (newest) {
+      await view.reveal(newest, { focus: true, select: true });
+    }
   }
 
   /** The current recommendations, skipping what the cached agent policy already says. */
@@ -68,11 +112,24 @@ export class HistoryTreeImpl extends Disposable {
       if (this.recommendations().length) {
         groups.push(this.issue({ kind: 'group', group: 'recommendations' }));
       }
+      if (this.decided.latest().length) {
+        groups.push(this.decidedGroup);
+      }
       // No answers and nothing to suggest: no rows, so VS Code shows the view's welcome content.
       if (groups.length || this.history.entries().length) {
         groups.push(this.issue({ kind: 'group', group: 'answers' }));
       }
       return groups;
+    }
+    if (element.kind === 'group' && element.group === 'decided') {
+      const next = new Map<DecidedEntry, HistoryElement>();
+      const out = this.decided.latest().map((entry) => {
+        const el = this.decidedElements.get(entry) ?? this.issue({ kind: 'decided', entry });
+        next.set(entry, el);
+        return el;
+      });
+      this.decidedElements = next;
+      return out;
     }
     if (element.kind === 'group') {
       return element.group === 'recommendations'
@@ -88,6 +145,15 @@ export class HistoryTreeImpl extends Disposable {
   getTreeItem(element: HistoryElement): vscode.TreeItem {
     switch (element.kind) {
       case 'group': {
+        if (element.group === 'decided') {
+          const t = new vscode.TreeItem(
+            DecidedStrings.group(this.decided.latest().length),
+            vscode.TreeItemCollapsibleState.Collapsed,
+          );
+          t.id = 'group:decided';
+          t.tooltip = DecidedStrings.countTooltip;
+          return t;
+        }
         const n = element.group === 'recommendations' ? this.recommendations().length : this.history.entries().length;
         const t = new vscode.TreeItem(
           element.group === 'recommendations'
@@ -134,6 +200,8 @@ export class HistoryTreeImpl extends Disposable {
         };
         return t;
       }
+      case 'decided':
+        return decidedItem(element.entry);
       case 'entry': {
         const e = element.entry;
         const label = e.label !== undefined ? inertLabel(e.label, 80).text : (e.kind ?? HistoryViewStrings.labelHidden);
@@ -156,6 +224,39 @@ export class HistoryTreeImpl extends Disposable {
       }
     }
   }
+}
+
+/** One decision made without you: its command or path (inert, shortened; whole in the tooltip) and its rule. */
+function decidedItem(e: DecidedEntry): vscode.TreeItem {
+  const subject = decidedSubject(e);
+  const t = new vscode.TreeItem(
+    subject !== undefined ? inertLabel(subject, 80).text : (e.kind ?? DecidedStrings.labelHidden),
+  );
+  const verdict = e.verdict === 'allow' ? DecidedStrings.allowed : DecidedStrings.refused;
+  const rules = DecidedStrings.rules(e.by);
+  t.description = [verdict, rules, inertLine(e.agentName, 60), Time.dateTime(e.at)].join(' · ');
+  t.tooltip = [
+    subject !== undefined ? inertBlock(subject) : DecidedStrings.labelHidden,
+    '',
+    DecidedStrings.tooltipVerdict(verdict, rules),
+    DecidedStrings.tooltipReason(inertLine(e.reason, 2000)),
+    DecidedStrings.tooltipSession(inertLine(e.agentName, 200), inertLine(e.folder, 500), inertLine(e.mode, 40)),
+    DecidedStrings.tooltipSent(inertLine(e.sent, 200)),
+    DecidedStrings.tooltipAt(Time.dateTime(e.at)),
+    ...(e.by.some((r) => r.type === 'denylist') ? [DecidedStrings.noAsk] : []),
+  ].join('\n');
+  t.iconPath = new vscode.ThemeIcon(e.verdict === 'allow' ? 'pass' : 'circle-slash');
+  t.contextValue = canMakeAsk(e) ? 'fountainDecided;ask;' : 'fountainDecided;';
+  return t;
+}
+
+/** The decisions made without you, kept in `dir` beside the approval history, read from disk now. */
+export function decidedLog(dir: string, logger: { warn(m: string): void }): DecidedLog {
+  const log = new DecidedLog(new FileHistoryBackend(dir, DECIDED_FILES), {
+    onError: (err) => logger.warn(`decided without you: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  void log.load();
+  return log;
 }
 
 export function recommendationLabel(r: Recommendation): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../../domain/events';
+import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
 import type { HistoryEntry, HistoryLog } from '../../domain/history';
 import type { Recommendation } from '../../domain/recommendations';
 import { Disposable } from '../../util/lifecycle';
@@ -7,6 +8,7 @@ import type { AnsweredEvent } from '../answer/answerFlow';
 import type { HistoryElement, HistoryTreeImpl } from './historyTree';
 import { lazyBundle } from '../lazyBundle';
 import type { ProvenanceService } from '../policy/provenanceService';
+import type { Logger } from '../../platform/log';
 
 export type { HistoryElement };
 
@@ -40,18 +42,31 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
   constructor(
     private readonly history: HistoryLog,
     private readonly provenance: ProvenanceService,
+    /** Where "Decided without you" is kept, and the log its storage errors go to. */
+    private readonly store: { readonly dir: string; readonly log: Logger },
   ) {
     super();
     this.view = this._register(vscode.window.createTreeView('fountain.history', { treeDataProvider: this }));
     this._register(history.onDidChange(() => this.refresh()));
+    // A session row's click opens "Decided without you".
+    this._register(
+      vscode.commands.registerCommand('fountain.history.showDecided', (s?: unknown) =>
+        this.impl().showDecided(this.view, s),
+      ),
+    );
     this._register(provenance.onDidChange(() => this.refresh()));
     this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
   }
 
   private impl(): HistoryTreeImpl {
-    this._impl ??= this._register(
-      new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings),
-    );
+    if (!this._impl) {
+      const decided = this.decided();
+      // Redrawn as decisions arrive (the log exists from here on, or from a local session's first decision).
+      this._impl = this._register(
+        new (historyBundle.load().HistoryTreeImpl)(this.history, this.provenance, historySettings, decided),
+      );
+      this._register(decided.onDidChange(() => this.refresh()));
+    }
     return this._impl;
   }
 
@@ -79,6 +94,21 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
     return this._impl?.isIssued(arg) ?? false;
   }
 
+  private _decided: DecidedLog | undefined;
+
+  /**
+   * The local gates' decisions made without you (recorded by dist/localui.js, shown here), built in dist/history.js
+   * and read from disk when first needed: this view's rows, or a local session's first decision.
+   */
+  decided(): DecidedLog {
+    return (this._decided ??= this._register(historyBundle.load().decidedLog(this.store.dir, this.store.log)));
+  }
+
+  /** The decision a row this view created shows; undefined for anything else (Make This Ask acts only on those). */
+  decidedEntryOf(arg: unknown): DecidedEntry | undefined {
+    return this._impl?.decidedEntryOf(arg);
+  }
+
   private refresh(): void {
     if (this.timer) {
       return;
@@ -95,5 +125,9 @@ export class HistoryTree extends Disposable implements vscode.TreeDataProvider<H
 
   getTreeItem(element: HistoryElement): vscode.TreeItem {
     return this.impl().getTreeItem(element);
+  }
+
+  getParent(element: HistoryElement): HistoryElement | undefined {
+    return this.impl().getParent(element);
   }
 }

@@ -14,6 +14,7 @@ export const GATE_COMMAND_IDS = [
   'fountain.local.whatWouldHappen',
   'fountain.local.recommend',
   'fountain.local.revokeGrant',
+  'fountain.local.makeThisAsk',
 ] as const;
 
 export const LOCAL_COMMAND_IDS = [...SESSION_COMMAND_IDS, ...GATE_COMMAND_IDS] as const;

@@ -69,7 +69,9 @@ export class LocalAgents extends Disposable {
   /** The commands and transcripts, loaded (dist/localui.js) on first use. */
   ui(): LocalUi {
     this._ui ??= this._register(
-      uiBundle.load().createLocalUi(this.manager, this.log, this.opts.waiting, (a) => this.issued(a)),
+      uiBundle
+        .load()
+        .createLocalUi(this.manager, this.log, this.opts.waiting, this.opts.history, (a) => this.issued(a)),
     );
     return this._ui;
   }

@@ -136,7 +136,8 @@ export class GateCommands {
     private readonly waiting: WaitingRequests,
   ) {}
 
-  handlers(): Record<GateCommandId, (...args: never[]) => unknown> {
+  /** Every gate command's handler but Make This Ask's (src/ui/local/ui.ts adds it). */
+  handlers(): Record<Exclude<GateCommandId, 'fountain.local.makeThisAsk'>, (...args: never[]) => unknown> {
     return {
       'fountain.local.changeMode': async (arg?: unknown, mode?: unknown) => {
         const s = await this.session(arg);

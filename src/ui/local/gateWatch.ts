@@ -1,7 +1,8 @@
 /**
  * Each local session's gate, watched from the lazily loaded UI (sessions exist only after Start Local Agent loaded
  * it): every gate decision (verdict, rule, reason, what was sent) and every mode and grant change is logged to the
- * Fountain Approvals output channel, a mode or grant change redraws the tree, and every ask you answer is kept in
+ * Fountain Approvals output channel (and each one the gate made by itself kept in "Decided without you"), a mode or
+ * grant change redraws the tree, and every ask you answer is kept in
  * the session's approval log, which Recommend Local Allow Patterns… reads. Settings the gate cannot honour are
  * shown once per change (a warning with Open Settings): the gates then allow nothing automatically and ask instead.
  */
@@ -12,6 +13,7 @@ import { toInertText } from '../../domain/inertText';
 import { inertLine } from '../display';
 import { Disposable } from '../../util/lifecycle';
 import type { LocalSessionManager, ManagedSession } from './manager';
+import type { DecidedRecorder } from './decidedRecorder';
 
 /** How many answered asks a session's approval log keeps. */
 const APPROVALS_KEPT = 500;
@@ -27,8 +29,11 @@ export class GateWatch extends Disposable {
   constructor(
     private readonly manager: LocalSessionManager,
     private readonly log: { info(m: string): void; warn(m: string): void },
+    private readonly decided: DecidedRecorder,
   ) {
     super();
+    // The tree's "N decided without you" rows follow the log.
+    this._register(decided.log.onDidChange(() => this.manager.changed()));
     this._register(manager.onDidAsk(({ session, ask }) => this.noteAsk(session, ask)));
     this._register(manager.onDidChangeSessions(() => this.watchAll()));
     this.watchAll();
@@ -59,7 +64,10 @@ export class GateWatch extends Disposable {
       // The gate's emitters end with the session (Stop disposes the gate), and these subscriptions with them.
       const line = (m: string) => this.info(`[${s.agentName}] ${toInertText(m, { singleLine: true })}`);
       // Every decision: sessions are listed before their first prompt, so none is missed.
-      s.gate.onDidDecide((e) => this.info(`[${s.agentName}] ${gateLogLine(e)}`));
+      s.gate.onDidDecide((e) => {
+        this.info(`[${s.agentName}] ${gateLogLine(e)}`);
+        this.decided.record(s, e);
+      });
       s.gate.onDidChangeMode((mode) => {
         line(`gate mode: ${mode}`);
         this.manager.changed();

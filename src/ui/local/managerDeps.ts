@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { LOCAL_SECTION, readLocalGateSettings, workspaceRoots } from '../../platform/localGateSettings';
 import type { Inbox } from '../../domain/inbox';
 import type { WaitingRequests } from '../always/alwaysContext';
+import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
 import { LocalSource, type LocalSessionInfo } from '../../session/localSource';
 import type { LocalAskHandler, LocalManagerDeps, LocalSessionManager, ManagedSession } from './manager';
 import type { LocalModule } from './loader';
@@ -21,6 +22,14 @@ export interface LocalAgentsOptions {
    * Patterns): handed over here, never reached through a command another extension could run.
    */
   readonly waiting: WaitingRequests;
+  /**
+   * "Decided without you" in the History view: every decision a session's gate made by itself is recorded in its log,
+   * and Make This Ask acts only on a row the view created.
+   */
+  readonly history: {
+    decided(): DecidedLog;
+    decidedEntryOf(arg: unknown): DecidedEntry | undefined;
+  };
   /**
    * What activate() passes in ExtensionMode.Test only (src/testApi.ts builds them; the product passes none): the trust
    * check (default: the workspace's), where agents' variables come from (default: the extension host's environment)

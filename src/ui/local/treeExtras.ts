@@ -1,6 +1,7 @@
 /**
  * A local session's gate in the Pending Approvals tree (main bundle: the tree draws it before any local command
- * ran): its mode in the group's description, and one inert row per session grant, each with a Revoke Grant action.
+ * ran): its mode in the group's description, its "N decided without you" row, and one inert row per session grant,
+ * each with a Revoke Grant action.
  */
 import * as vscode from 'vscode';
 import type { AgentAsking, AgentModeInfo, GateMode, Grant } from '../../local';
@@ -8,6 +9,8 @@ import { inertBlockShort, inertLabel, inertLine } from '../display';
 import type { LocalGroupExtras, SessionRow } from '../tree/sessionRows';
 import type { ManagedSession } from './manager';
 import { sandboxRow } from './sandboxRow';
+import { DecidedStrings } from '../history/decidedStrings';
+import type { DecidedRecorder } from './decidedRecorder';
 
 /** The contextValue of a grant row (package.json: the Revoke Grant inline action). */
 export const GRANT_ROW_CONTEXT = 'fountainLocalGrant;';
@@ -118,8 +121,25 @@ function agentTooltip(agent: AgentModeInfo | undefined, asking: AgentAsking | un
   return lines;
 }
 
+/** The contextValue of the "N decided without you" row (no menu actions: its click opens the group). */
+export const DECIDED_ROW_CONTEXT = 'fountainLocalDecided;';
+
+/** "12 decided without you": the session's decisions the gate made by itself; a click opens them in the History. */
+export function decidedRow(s: ManagedSession, decided: DecidedRecorder): SessionRow {
+  const title = DecidedStrings.count(decided.count(s));
+  return {
+    // Three elements: never read as a grant row id (parseGrantRowId).
+    id: JSON.stringify([s.id, 'decided', '']),
+    label: title,
+    tooltip: DecidedStrings.countTooltip,
+    icon: 'history',
+    contextValue: DECIDED_ROW_CONTEXT,
+    command: { command: 'fountain.history.showDecided', title, arguments: [decided.keyOf(s)] },
+  };
+}
+
 /** What the tree shows for one session besides its requests. */
-export function sessionExtras(s: ManagedSession): LocalGroupExtras {
+export function sessionExtras(s: ManagedSession, decided: DecidedRecorder): LocalGroupExtras {
   const mode = s.gate.mode;
   const agent = agentModeText(mode, s.agentMode, s.asking);
   const blind = s.asking?.level === 'never' || (s.agentMode !== undefined && !s.agentMode.asks);
@@ -132,6 +152,6 @@ export function sessionExtras(s: ManagedSession): LocalGroupExtras {
       ].join('\n'),
       warning: mode === 'yolo' || blind,
     },
-    rows: [sandboxRow(s), ...s.gate.grants.map((g) => grantRow(s, g))],
+    rows: [sandboxRow(s), decidedRow(s, decided), ...s.gate.grants.map((g) => grantRow(s, g))],
   };
 }

@@ -4,13 +4,16 @@
  * activation do not carry them. The session manager is here too (src/ui/local/feature.ts builds it on the first local
  * command; the tree and the inbox read its sessions through LocalAgents).
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { LocalCommandId } from './commandIds';
 import { LocalCommands } from './commands';
 import { GateCommands, type IssuedElement } from './gateCommands';
 import { GateWatch } from './gateWatch';
 import { LocalSessionManager, type ManagedSession } from './manager';
 import { sessionExtras } from './treeExtras';
+import { DecidedRecorder } from './decidedRecorder';
+import { makeThisAsk, type MakeAskResult } from './makeThisAsk';
+import type { LocalAgentsOptions } from './managerDeps';
 import type { LocalGroupExtras } from '../tree/sessionRows';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
@@ -30,8 +33,10 @@ export interface LocalUi extends vscode.Disposable {
   readonly unsandboxed: SandboxStatus;
   readonly transcripts: TranscriptDocuments;
   readonly watch: GateWatch;
-  /** A session's gate mode and grants, for its tree group. */
+  /** A session's gate mode, its "N decided without you" and its grants, for its tree group. */
   treeExtras(s: ManagedSession): LocalGroupExtras;
+  /** Make This Ask on a row of the History's "Decided without you" (src/ui/local/makeThisAsk.ts). */
+  makeThisAsk(row: unknown): Promise<MakeAskResult>;
   /** Every `fountain.local.*` command's handler. */
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
   /** The local gate's grant choices for Answer… (src/ui/local/grantPicks.ts). */
@@ -42,14 +47,27 @@ export function createLocalUi(
   manager: LocalSessionManager,
   log: vscode.LogOutputChannel,
   waiting: WaitingRequests,
+  history: LocalAgentsOptions['history'],
   issued: IssuedElement = () => undefined,
 ): LocalUi {
   const transcripts = new TranscriptDocuments(manager);
   const commands = new LocalCommands(manager, transcripts, log);
-  const watch = new GateWatch(manager, log);
+  // Commands, paths and URLs are kept in "Decided without you" only while the History keeps labels.
+  const recorder = new DecidedRecorder(history.decided.bind(history), () =>
+    vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
+  );
+  const watch = new GateWatch(manager, log, recorder);
   const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
   const yolo = new YoloWarning(manager);
   const unsandboxed = new SandboxStatus(manager);
+  const makeThisAskOf = (row: unknown): Promise<MakeAskResult> => {
+    const entry = history.decidedEntryOf(row);
+    if (!entry) {
+      log.warn('refused Make This Ask whose argument was not a row of the History view');
+      return Promise.resolve({ kind: 'cancelled' });
+    }
+    return makeThisAsk({ manager, recorder, log }, entry);
+  };
   return {
     commands,
     gate,
@@ -57,8 +75,13 @@ export function createLocalUi(
     unsandboxed,
     transcripts,
     watch,
-    treeExtras: sessionExtras,
-    handlers: () => ({ ...commands.handlers(), ...gate.handlers() }),
+    treeExtras: (s) => sessionExtras(s, recorder),
+    makeThisAsk: makeThisAskOf,
+    handlers: () => ({
+      ...commands.handlers(),
+      ...gate.handlers(),
+      'fountain.local.makeThisAsk': (row?: unknown) => makeThisAskOf(row),
+    }),
     grantPicks: (...a) => grantPicks({ waiting, gateOf: sessionGates(manager) }, ...a),
     dispose: () => {
       yolo.dispose();

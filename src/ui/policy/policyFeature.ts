@@ -52,7 +52,7 @@ export class PolicyFeature implements vscode.Disposable {
       onError: (err) => log.warn(`approval history: ${err instanceof Error ? err.message : String(err)}`),
     });
     void this.history.load();
-    this.historyTree = new HistoryTree(this.history, this.provenance);
+    this.historyTree = new HistoryTree(this.history, this.provenance, { dir: deps.storageDir, log });
     this.waitingRequests = waitingRequests(inbox, this.history, deps.flow);
     this.editor = new PolicyEditorCommands({
       api,

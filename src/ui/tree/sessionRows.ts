@@ -1,9 +1,9 @@
 /**
  * What a local session's group in the Pending Approvals tree shows besides its requests: its gate mode (in the
  * group's description and tooltip, with a warning icon in yolo) and rows of its own after its requests (its
- * grants). The tree asks this hook; the text it gets is already inert. Rows are plain, inert tree items with no
- * click action: their actions come from their contextValue (package.json menus), and a command acts only on an
- * element the tree issued.
+ * grants). The tree asks this hook; the text it gets is already inert. Rows are plain, inert tree items; their
+ * actions come from their contextValue (package.json menus), and a command acts only on an element the tree issued.
+ * A row's click runs only a command of our own the row names (it opens a view, it answers nothing).
  */
 import * as vscode from 'vscode';
 import type { ConversationInfo } from '../../domain/model';
@@ -31,6 +31,8 @@ export interface SessionRow {
   readonly tooltip: string;
   readonly icon: string;
   readonly contextValue: string;
+  /** What a click runs (the "N decided without you" row opens its group); most rows have none. */
+  readonly command?: { readonly command: string; readonly title: string; readonly arguments?: readonly unknown[] };
 }
 
 /** The tree's side of the hook: the rows it handed out (since its last full listing), under which group. */
@@ -73,6 +75,7 @@ export class SessionRows {
     t.tooltip = row?.tooltip;
     t.iconPath = row && new vscode.ThemeIcon(row.icon);
     t.contextValue = row?.contextValue;
+    t.command = row?.command as vscode.Command | undefined;
     return t;
   }
 
