@@ -94,6 +94,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     canRejectWithReason: (item) => steer.can(item),
     rejectWithReason: (item) => steer.run(item, 'toast'),
     openPlan: (item) => steer.openPlan(item),
+    outsideSandbox: (item) => {
+      const a = localSource.askOf(item.key);
+      const c = a && local.session(a.sessionId)?.session.confinement;
+      return !!c && !c.sandboxed && c.reason !== 'not_requested';
+    },
   });
   subs.push(
     inbox,

@@ -131,6 +131,8 @@ export const DetailStrings = {
 };
 
 export const ToastStrings = {
+  /** On every toast of a local agent that runs unsandboxed (the setting is off, or no sandbox could be had). */
+  outsideSandbox: vscode.l10n.t('runs outside any sandbox'),
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
   /** claude's plan approval (ExitPlanMode): the plan itself opens beside the toast. */
   plan: (label: string, where: string) =>

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { presetAgentMissing, presetBin, presetModelEnv, type FakeModel } from '../support/realAgents';
 import { skipOrFail } from '../support/skipOrFail';
-import { startLocalAgent } from './gestures';
-import { sessionGroup, startScriptedModel } from './realAgents';
+import { sendLocalPrompt, startLocalAgent } from './gestures';
+import { b64, openItems, sessionGroup, startScriptedModel } from './realAgents';
 import { getApi, stopLocalAgents, waitFor } from './support';
 
 type Show = (message: string, ...rest: unknown[]) => Thenable<unknown>;
@@ -25,9 +25,16 @@ describe('fountain.local.sandbox without bubblewrap on the agent’s PATH', func
   let root = '';
   let model: FakeModel | undefined;
   const pids: number[] = [];
-  const shown: { kind: 'error' | 'warning'; message: string }[] = [];
-  const window = vscode.window as unknown as Record<'showErrorMessage' | 'showWarningMessage', Show>;
-  const original = { error: window.showErrorMessage, warning: window.showWarningMessage };
+  const shown: { kind: 'error' | 'warning' | 'info'; message: string }[] = [];
+  const window = vscode.window as unknown as Record<
+    'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage',
+    Show
+  >;
+  const original = {
+    error: window.showErrorMessage,
+    warning: window.showWarningMessage,
+    info: window.showInformationMessage,
+  };
 
   before(async function () {
     const missing = presetAgentMissing('claude');
@@ -59,10 +66,15 @@ describe('fountain.local.sandbox without bubblewrap on the agent’s PATH', func
       shown.push({ kind: 'warning', message });
       return original.warning.call(vscode.window, message, ...rest);
     };
+    window.showInformationMessage = (message, ...rest) => {
+      shown.push({ kind: 'info', message });
+      return original.info.call(vscode.window, message, ...rest);
+    };
   });
   after(async () => {
     window.showErrorMessage = original.error;
     window.showWarningMessage = original.warning;
+    window.showInformationMessage = original.info;
     await config().update('sandbox', undefined, vscode.ConfigurationTarget.Global);
     const api = await getApi();
     api.local.useSourceEnv(undefined);
@@ -110,6 +122,19 @@ describe('fountain.local.sandbox without bubblewrap on the agent’s PATH', func
       sessionGroup(api, id)?.children.find((c) => c.label.includes('sandbox')),
     );
     assert.equal(row.label, 'not sandboxed: bubblewrap not installed');
+    // Every request toast of this session says where it runs, not only the warning at its start.
+    const file = `outside-${Date.now()}.txt`;
+    await sendLocalPrompt(id, `RUN64:${b64(`touch ${file}`)}`);
+    const item = await waitFor('the request in the inbox', () => openItems(api, id)[0], 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}; transcript:\n${api.local.transcript(id)}`);
+    });
+    const toast = await waitFor(
+      'its toast',
+      () => shown.slice(from).find((s) => s.kind !== 'error' && s.message.includes(item.label.slice(0, 40)))?.message,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; shown: ${JSON.stringify(shown.slice(from))}`);
+    });
+    assert.match(toast, / · runs outside any sandbox/, toast);
     await vscode.commands.executeCommand('fountain.local.stop', id);
   });
 });

@@ -25,5 +25,5 @@ export { patternFolder, planSandbox } from './plan';
 export type { HiddenPath, Layer, MountAccess, MountWhy, PathFacts, PathKind, SandboxInput, SandboxPlan } from './plan';
 export { homeShort, outsideSandbox, sandboxView } from './scope';
 export type { OutsideSandbox, SandboxScope, SandboxView } from './scope';
-export { sbplString, seatbeltProfile, SeatbeltPathError } from './seatbelt';
+export { sbplString, SEATBELT_SERVICES, seatbeltProfile, SeatbeltPathError } from './seatbelt';
 export { MAX_WATCHED, NewRepoWatch, WATCH_DEPTH } from './newRepos';

@@ -1,10 +1,15 @@
 /**
  * The macOS `sandbox-exec` profile (SBPL) of a {@link SandboxPlan}: pure, unit-tested only (this project cannot run
- * macOS; the README says so). SBPL takes the last rule that matches, so the profile is written in the plan's order:
- * everything allowed, then no writes anywhere, then each layer shallowest first (an emptied home denies reads and
- * writes under it, a mount allows reads and, when writable, writes), then the protected workspace files (no
- * writes), then the hidden paths (no reads, no writes) last. macOS has no private `/tmp` or PID namespace: the
- * temporary folders are writable as they are, and the process tree is ended by its group as without a sandbox.
+ * macOS; the README says so). It starts from `(deny default)`: nothing is allowed that is not named here. Then come
+ * the allowances an agent and its commands need (running and forking programs, signals and process information
+ * inside its own sandbox, outbound network, the system's read-only state, and a short list of system services:
+ * name and user lookups, DNS, certificate checks, logging, preferences). Launch Services (what `open` uses), Apple
+ * Events, the window server and every other service stay closed. SBPL takes the last rule that matches, so the
+ * files are written in the plan's order: the system readable, no writes anywhere, then each layer shallowest first
+ * (an emptied home denies reads and writes under it, a mount allows reads and, when writable, writes), then the
+ * protected files (no writes), then the hidden paths (no reads, no writes) last. macOS has no private `/tmp` or PID
+ * namespace: the temporary folders are writable as they are, and the process tree is ended by its group as without
+ * a sandbox.
  */
 import type { SandboxPlan } from './plan';
 
@@ -44,11 +49,55 @@ function ancestors(p: string): string[] {
   return out;
 }
 
+/**
+ * The system services (mach-lookup) an agent's programs need: user and group lookups, DNS, certificate trust (TLS
+ * through Security.framework), logging, preferences and the per-user temporary folder. Nothing else: not Launch
+ * Services (`open`), Apple Events, the pasteboard or the window server.
+ */
+export const SEATBELT_SERVICES: readonly string[] = Object.freeze([
+  'com.apple.system.opendirectoryd.libinfo',
+  'com.apple.system.opendirectoryd.membership',
+  'com.apple.system.DirectoryService.libinfo_v1',
+  'com.apple.dnssd.service',
+  'com.apple.SecurityServer',
+  'com.apple.trustd',
+  'com.apple.trustd.agent',
+  'com.apple.ocspd',
+  'com.apple.system.logger',
+  'com.apple.logd',
+  'com.apple.diagnosticd',
+  'com.apple.system.notification_center',
+  'com.apple.cfprefsd.daemon',
+  'com.apple.cfprefsd.agent',
+  'com.apple.bsd.dirhelper',
+  'com.apple.coreservices.quarantine-resolver',
+]);
+
+/** What every profile allows before the file rules: programs, their own processes, the network, system state. */
+const BASE: readonly string[] = Object.freeze([
+  '(allow process-exec)',
+  '(allow process-fork)',
+  '(allow signal (target same-sandbox))',
+  '(allow process-info* (target same-sandbox))',
+  '(allow sysctl-read)',
+  '(allow user-preference-read)',
+  '(allow pseudo-tty)',
+  '(allow ipc-posix-sem)',
+  '(allow ipc-posix-shm-read-data ipc-posix-shm-write-data ipc-posix-shm-write-create)',
+  // The agent talks to its model and its commands connect out (see README "Sandbox": the network is not confined).
+  '(allow network-outbound)',
+  '(allow network-bind (local ip "localhost:*"))',
+  '(allow network-inbound (local ip "localhost:*"))',
+  '(allow system-socket)',
+  `(allow mach-lookup ${SEATBELT_SERVICES.map((n) => `(global-name ${sbplString(n)!})`).join(' ')})`,
+]);
+
 /** The profile for `sandbox-exec -p <profile> <command> <args…>`. */
 export function seatbeltProfile(plan: SandboxPlan): string {
   const lines = [
     '(version 1)',
-    '(allow default)',
+    '(deny default)',
+    ...BASE,
     '(deny file-write*)',
     `(allow file-write* ${['/dev/null', '/dev/zero', '/dev/tty', '/dev/dtracehelper'].map(lit).join(' ')} (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$"))`,
   ];
@@ -57,7 +106,8 @@ export function seatbeltProfile(plan: SandboxPlan): string {
     switch (l.type) {
       case 'mount': {
         if (l.at === '/' && l.access === 'ro') {
-          break; // the default above
+          lines.push('(allow file-read*)'); // the system, read-only: the layers after it close what they hide
+          break;
         }
         const where = [...new Set([l.at, l.src])].map(sub).join(' ');
         lines.push(

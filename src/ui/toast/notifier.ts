@@ -61,6 +61,8 @@ export class Notifier extends Disposable {
       rejectWithReason?(item: InboxItem): Promise<void>;
       /** Opens a plan approval's whole plan beside the toast (read-only, inert). */
       openPlan?(item: InboxItem): Promise<void>;
+      /** True for a local agent's request when that agent runs outside any sandbox: every such toast says so. */
+      outsideSandbox?(item: InboxItem): boolean;
     },
   ) {
     super();
@@ -152,9 +154,13 @@ export class Notifier extends Disposable {
     const reach = toastReach(item);
     // "1 of N": the others waiting now, when there are any.
     const others = this.inbox.open().filter((i) => i.id !== item.id).length;
-    const withReach = [asked, ...(reach ? [reach] : []), ...(others > 0 ? [ToastStrings.oneOf(others + 1)] : [])].join(
-      ' · ',
-    );
+    const outside = this.actions.outsideSandbox?.(item) ? [ToastStrings.outsideSandbox] : [];
+    const withReach = [
+      asked,
+      ...outside,
+      ...(reach ? [reach] : []),
+      ...(others > 0 ? [ToastStrings.oneOf(others + 1)] : []),
+    ].join(' · ');
     const message = item.danger ? DangerStrings.toast(inertLine(item.danger.reason, 120), withReach) : withReach;
     const show = item.severity === 'high' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const toast = this.shown([item.id], show<Button>(message, ...buttons));

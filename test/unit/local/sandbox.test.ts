@@ -8,6 +8,7 @@ import {
   sandboxView,
   seatbeltProfile,
   SeatbeltPathError,
+  SEATBELT_SERVICES,
   type SandboxInput,
 } from '../../../src/local/sandbox';
 import { PROTECTED_NAMES, protectedWrite } from '../../../src/policy';
@@ -344,12 +345,42 @@ describe('local agents: macOS sandbox-exec profile (generated only; macOS is not
   const profile = seatbeltProfile(planSandbox(input, facts));
   const lines = profile.trim().split('\n');
 
-  it('allows by default, then forbids writes, then lets each layer decide, shallowest first', () => {
-    assert.deepEqual(lines.slice(0, 3), ['(version 1)', '(allow default)', '(deny file-write*)']);
+  it('starts from (deny default), then lets the system be read, forbids writes, and lets each layer decide', () => {
+    assert.deepEqual(lines.slice(0, 2), ['(version 1)', '(deny default)']);
+    assert.ok(!lines.includes('(allow default)'), profile);
+    const noWrites = lines.indexOf('(deny file-write*)');
+    const system = lines.indexOf('(allow file-read*)');
     const emptied = lines.indexOf('(deny file-read* file-write* (subpath "/Users/u"))');
     const allowed = lines.indexOf('(allow file-read* (subpath "/Users/u"))');
-    assert.ok(emptied > 2 && allowed > emptied, profile);
+    assert.ok(noWrites > 1 && system > noWrites && emptied > system && allowed > emptied, profile);
     assert.ok(lines.includes('(allow file-read* file-write* (subpath "/tmp"))'));
+  });
+
+  it('allows what the agents need (programs, own processes, outbound network) and only the listed services', () => {
+    for (const rule of [
+      '(allow process-exec)',
+      '(allow process-fork)',
+      '(allow signal (target same-sandbox))',
+      '(allow network-outbound)',
+    ]) {
+      assert.ok(lines.includes(rule), rule);
+    }
+    // Signals and process information reach only the sandbox's own processes.
+    assert.ok(!lines.some((l) => /^\(allow (signal|process-info\*)\)$/.test(l)), profile);
+    const mach = lines.filter((l) => l.includes('mach-lookup'));
+    assert.equal(mach.length, 1, profile);
+    const services = [...mach[0].matchAll(/\(global-name "([^"]+)"\)/g)].map((m) => m[1]);
+    assert.deepEqual(services, [...SEATBELT_SERVICES]);
+    // What `open`, Apple Events and the window server go through is never reachable.
+    for (const closed of [
+      'com.apple.coreservices.launchservicesd',
+      'com.apple.coreservices.appleevents',
+      'com.apple.windowserver.active',
+      'com.apple.pasteboard.1',
+    ]) {
+      assert.ok(!services.includes(closed), closed);
+    }
+    assert.ok(!lines.some((l) => /\(allow mach-lookup\)$|\(allow mach\*\)/.test(l)), profile);
   });
 
   it('writes both the link and the target of a symlinked workspace, with quotes escaped', () => {
