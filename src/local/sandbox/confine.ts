@@ -225,6 +225,8 @@ export function removeBlockers(plan: SandboxPlan): void {
       const s = fs.lstatSync(p);
       if (s.isFile() && s.size === 0) {
         fs.unlinkSync(p);
+      } else if (s.isDirectory()) {
+        fs.rmdirSync(p); // only when still empty: rmdir refuses a folder with anything in it
       }
     } catch {
       // Gone already.

@@ -11,6 +11,23 @@ export const WATCH_DEPTH = 4;
 export const MAX_WATCHED = 4000;
 const SKIP = new Set(['.git', 'node_modules']);
 
+/**
+ * Whether a `.git` entry can make git run anything: a folder with something in it, a `gitdir:` file, or a link. An
+ * empty file or folder is not a repository to git, and is what the sandbox itself puts where a missing `.git` is
+ * blocked (SandboxPlan.blocked), so it is not reported.
+ */
+function isRepository(p: string): boolean {
+  try {
+    const s = fs.lstatSync(p);
+    if (s.isDirectory()) {
+      return fs.readdirSync(p).length > 0;
+    }
+    return s.isSymbolicLink() || s.size > 0;
+  } catch {
+    return false;
+  }
+}
+
 export class NewRepoWatch {
   private readonly watchers = new Map<string, fs.FSWatcher>();
   private readonly known = new Set<string>();
@@ -45,7 +62,7 @@ export class NewRepoWatch {
       // Gone again.
     }
     for (const e of entries) {
-      if (e.name === '.git') {
+      if (e.name === '.git' && isRepository(path.join(dir, e.name))) {
         if (atStart) {
           this.known.add(dir);
         } else {
@@ -60,7 +77,7 @@ export class NewRepoWatch {
   private changed(dir: string, level: number, name: string): void {
     const p = path.join(dir, name);
     if (name === '.git') {
-      if (fs.existsSync(p)) {
+      if (isRepository(p)) {
         this.report(dir);
       }
       return;

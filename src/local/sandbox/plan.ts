@@ -17,7 +17,7 @@
  */
 import { isInside, normalisePath, type AllowPath } from '../../policy';
 import { allowPathProblem } from '../../policy/scope';
-import { HOME_ONLY_NAMES, PROTECTED_NAMES } from '../../policy/protectedPaths';
+import { HOME_ONLY_NAMES, PROTECTED_DIRS, PROTECTED_NAMES, PROTECTED_SUBDIRS } from '../../policy/protectedPaths';
 import type { PathFacts, PathKind } from './facts';
 import { AGENT_STATE, HIDDEN_HOME, HIDDEN_SYSTEM, HOME_PARENTS, READ_ONLY_HOME } from './paths';
 import { programMounts } from './programMounts';
@@ -91,6 +91,12 @@ export interface SandboxPlan {
 const join = (dir: string, rel: string) => normalisePath(`${dir}/${rel}`)!;
 const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
 const parent = (p: string) => normalisePath(`${p}/..`)!;
+const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+/** Protected names that are folders: blocked, when missing, by an empty read-only folder. */
+const BLOCKED_AS_FOLDER = new Set([
+  ...PROTECTED_DIRS,
+  ...PROTECTED_SUBDIRS.map((d) => d.slice(d.lastIndexOf('/') + 1)),
+]);
 
 /** The folder an allowPaths pattern names: itself, or the base of a trailing `/...` or `/**`; undefined for globs. */
 export function patternFolder(pattern: string): string | undefined {
@@ -255,7 +261,15 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
       missing = parent(missing);
     }
     if (!covered(missing) && inWritable(missing) && !isHidden(missing) && facts.link?.(missing) === undefined) {
-      late.push({ type: 'mount', src: '/dev/null', at: missing, access: 'ro', why: 'protected' });
+      // A folder (a protected folder's name, or the first missing folder above a protected file) is blocked by an
+      // empty read-only folder, so a program that looks inside (opencode reads .opencode/opencode.json) finds
+      // nothing there rather than a device; a file by an empty read-only file.
+      const folder = missing !== p || BLOCKED_AS_FOLDER.has(base(missing));
+      late.push(
+        folder
+          ? { type: 'empty', at: missing }
+          : { type: 'mount', src: '/dev/null', at: missing, access: 'ro', why: 'protected' },
+      );
       blocked.push(missing);
     }
   };

@@ -44,6 +44,9 @@ const FS: Record<string, Entry> = {
 
 /** The argument triples `flag src dest` (and pairs `flag dest`) of an argv, for order checks. */
 const indexOf = (args: string[], ...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
+/** Blocked as a folder: an empty tmpfs there, made read-only. */
+const blockedFolder = (args: string[], p: string) =>
+  indexOf(args, '--tmpfs', p) > 0 && indexOf(args, '--remount-ro', p) > indexOf(args, '--tmpfs', p);
 
 describe('local agents: sandbox plan and bubblewrap arguments', () => {
   it('keeps a workspace path with spaces as one argument, writable, and runs the agent there', () => {
@@ -78,17 +81,17 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     assert.ok(indexOf(args, '--ro-bind', git, git) > indexOf(args, '--bind', WS, WS), args.join(' | '));
     assert.equal(indexOf(args, '--ro-bind', `${git}/hooks`, `${git}/hooks`), -1, 'inside the read-only .git already');
     assert.ok(indexOf(args, '--ro-bind', `${WS}/.npmrc`, `${WS}/.npmrc`) > 0);
-    // Missing: blocked by an empty read-only file at the first missing component (.vscode for .vscode/tasks.json).
-    for (const name of [
-      '.envrc',
-      '.vscode',
-      '.mcp.json',
-      '.gitattributes',
-      'opencode.jsonc',
-      '.pre-commit-config.yaml',
-    ]) {
+    // Missing: blocked at the first missing component, a file by an empty read-only file, a folder (.vscode for
+    // .vscode/tasks.json, .opencode) by an empty read-only folder, so a program looking inside finds nothing there.
+    for (const name of ['.envrc', '.mcp.json', '.gitattributes', 'opencode.jsonc', '.pre-commit-config.yaml']) {
       assert.ok(indexOf(args, '--ro-bind', '/dev/null', `${WS}/${name}`) > 0, name);
       assert.ok(plan.blocked.includes(`${WS}/${name}`), name);
+    }
+    for (const name of ['.vscode', '.opencode', '.claude']) {
+      assert.ok(blockedFolder(args, `${WS}/${name}`), `${name}: ${args.join(' | ')}`);
+      assert.equal(indexOf(args, '--ro-bind', '/dev/null', `${WS}/${name}`), -1, name);
+      assert.ok(plan.blocked.includes(`${WS}/${name}`), name);
+      assert.equal(sandboxView(plan, `${WS}/${name}/x.json`), 'absent', name);
     }
     // Shell start files are blocked only in a home; nothing is blocked in the read-only system or the emptied home.
     assert.ok(!plan.blocked.includes(`${WS}/.bashrc`) && !plan.blocked.includes(`${WS}/.ssh`));
@@ -107,7 +110,7 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     const args = bwrapArgs(plan);
     // Missing ones are blocked in a home: `.bash_profile` (it would shadow ~/.profile) and ~/.config/git.
     assert.ok(indexOf(args, '--ro-bind', '/dev/null', '/home/u/.bash_profile') > 0);
-    assert.ok(indexOf(args, '--ro-bind', '/dev/null', '/home/u/.config/git') > 0);
+    assert.ok(blockedFolder(args, '/home/u/.config/git'), args.join(' | '));
     for (const p of ['/home/u/.bashrc', '/home/u/.local/bin', '/home/u/.profile']) {
       assert.ok(indexOf(args, '--ro-bind', p, p) > indexOf(args, '--bind', HOME, HOME), p);
       assert.ok(protectedWrite(`${p}/x`) ?? protectedWrite(p), p);
@@ -152,7 +155,7 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     const args = bwrapArgs(plan);
     assert.ok(indexOf(args, '--ro-bind', `${WS}/docs/env.sh`, `${WS}/.envrc`) > 0, args.join(' | '));
     assert.ok(indexOf(args, '--ro-bind', `${WS}/docs/env.sh`, `${WS}/docs/env.sh`) > 0);
-    assert.ok(indexOf(args, '--ro-bind', '/dev/null', `${WS}/gone`) > 0);
+    assert.ok(blockedFolder(args, `${WS}/gone`), args.join(' | '));
     assert.equal(indexOf(args, '--ro-bind', '/dev/null', `${WS}/.mcp.json`), -1, 'not at the link itself');
   });
 

@@ -174,6 +174,11 @@ describe('local agents: nothing written inside the sandbox runs outside through 
     const found: string[] = [];
     const watch = new NewRepoWatch([ws], (repo) => found.push(repo));
     try {
+      // The sandbox's own blockers (an empty `.git` file or folder where none was) are not repositories.
+      fs.mkdirSync(path.join(ws, 'blocked-file'));
+      fs.mkdirSync(path.join(ws, 'blocked-folder'));
+      fs.writeFileSync(path.join(ws, 'blocked-file', '.git'), '');
+      fs.mkdirSync(path.join(ws, 'blocked-folder', '.git'));
       const said = await inside(
         `mkdir -p a/b && git init -q a/b/sub && git -C a/b/sub config core.fsmonitor "touch $MARK; false"; git init -q lib`,
       );
