@@ -240,6 +240,8 @@ export interface ConfineTarget {
   readonly runtime: string;
   /** The resolved command. */
   readonly command: string;
+  /** Its arguments (an interpreter's script is mounted with the program). */
+  readonly args?: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
 }
@@ -335,6 +337,7 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
       cwd: t.cwd,
       agent: key,
       command: t.command,
+      ...(t.args ? { args: t.args } : {}),
       env: t.env,
       allowPaths,
       hidden: req.hidden ?? [],

@@ -36,6 +36,8 @@ export interface SandboxInput {
   readonly agent: string;
   /** The resolved agent command. */
   readonly command?: string;
+  /** The command's arguments (an interpreter's script is mounted with the program). */
+  readonly args?: readonly string[];
   /** The agent's environment (PATH, TMPDIR, CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_RUNTIME_DIR). */
   readonly env: Readonly<Record<string, string>>;
   readonly allowPaths: readonly AllowPath[];
@@ -92,6 +94,11 @@ const join = (dir: string, rel: string) => normalisePath(`${dir}/${rel}`)!;
 const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
 const parent = (p: string) => normalisePath(`${p}/..`)!;
 const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+/**
+ * Protected folders an agent creates itself at its start and cannot run without (opencode writes
+ * `.opencode/.gitignore` into the workspace): read-only when they exist at start, not blocked when missing.
+ */
+const CREATED_BY_AGENTS = new Set(['.opencode']);
 /** Protected names that are folders: blocked, when missing, by an empty read-only folder. */
 const BLOCKED_AS_FOLDER = new Set([
   ...PROTECTED_DIRS,
@@ -174,6 +181,8 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
   const program = programMounts(
     {
       command: input.command,
+      ...(input.args ? { args: input.args } : {}),
+      cwd: input.cwd,
       path: input.env.PATH,
       roots: roots.flatMap(both),
       emptied: [...emptied, ...[...tmps].flatMap(both)],
@@ -277,7 +286,9 @@ export function planSandbox(input: SandboxInput, facts: PathFacts): SandboxPlan 
   const isHome = (p: string) => homes.includes(p) || HOME_PARENTS.includes(parent(p));
   for (const m of writable) {
     if (m.why === 'workspace' || m.why === 'allowPaths') {
-      PROTECTED_NAMES.forEach((rel) => protect(join(m.at, rel), 0, isHome(m.at) || !homeOnly.has(rel)));
+      PROTECTED_NAMES.forEach((rel) =>
+        protect(join(m.at, rel), 0, !CREATED_BY_AGENTS.has(rel) && (isHome(m.at) || !homeOnly.has(rel))),
+      );
     }
   }
   (input.git ?? []).map(abs).forEach((p) => p && p !== '/' && protect(p));

@@ -29,6 +29,10 @@ const MAX_INTERPRETERS = 3;
 export interface ProgramInput {
   /** The resolved agent command (absolute). */
   readonly command: string | undefined;
+  /** The command's arguments: when the command is an interpreter, the script it runs is mounted like a program. */
+  readonly args?: readonly string[];
+  /** Where the command runs (a relative script argument is resolved against it). */
+  readonly cwd?: string;
   /** The agent's PATH. */
   readonly path: string | undefined;
   /** The workspace folders (mounted writable; nothing of theirs is mounted read-only over them). */
@@ -73,6 +77,27 @@ export function shebangProgram(line: string | undefined): string | undefined {
     return prog;
   }
   return rest.find((w) => !w.startsWith('-') && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+}
+
+/** Interpreters whose first argument that is not an option is the script they run. */
+const INTERPRETERS = /^(?:node|nodejs|bun|deno|tsx|python[0-9.]*|ruby|perl|bash|sh|dash|zsh)$/;
+
+/**
+ * The script an interpreter command runs: its first argument that is not an option (`node --enable-x a.js` → a.js),
+ * made absolute against `cwd`; undefined when the command is no interpreter or names no script.
+ */
+export function scriptArgument(command: string, args: readonly string[], cwd: string | undefined): string | undefined {
+  if (!INTERPRETERS.test(base(command))) {
+    return undefined;
+  }
+  const first = args.find((a) => !a.startsWith('-'));
+  if (first === undefined || first === '') {
+    return undefined;
+  }
+  if (first.startsWith('/')) {
+    return normalisePath(first);
+  }
+  return cwd !== undefined ? normalisePath(`${cwd}/${first}`) : undefined;
 }
 
 export function programMounts(input: ProgramInput, facts: PathFacts): ProgramMounts {
@@ -153,6 +178,18 @@ export function programMounts(input: ProgramInput, facts: PathFacts): ProgramMou
   const command = input.command !== undefined ? normalisePath(input.command) : undefined;
   if (command !== undefined) {
     program(command, 0);
+    // `node /home/u/agent/index.js`: the script and its package tree are the agent's program too.
+    const script = scriptArgument(command, input.args ?? [], input.cwd);
+    if (script !== undefined && emptied(script) && facts.kind(script) === 'file') {
+      program(script, 1);
+      // Node looks for packages in every folder above the script: each node_modules there, inside the emptied place.
+      for (let dir = parent(script); dir !== '/' && emptied(dir); dir = parent(dir)) {
+        const nm = join(dir, 'node_modules');
+        if (facts.kind(nm) === 'dir') {
+          want(nm);
+        }
+      }
+    }
   }
 
   followLinks(trees, facts, addTree, skipped);

@@ -3,7 +3,12 @@
 // test/integration/sandboxInstalls.test.ts starts real installs in real bubblewrap).
 import * as assert from 'node:assert/strict';
 import { planSandbox, type SandboxInput, type SandboxPlan } from '../../../src/local/sandbox';
-import { MAX_LINKED_TREES, outermostNodeModules, shebangProgram } from '../../../src/local/sandbox/programMounts';
+import {
+  MAX_LINKED_TREES,
+  outermostNodeModules,
+  scriptArgument,
+  shebangProgram,
+} from '../../../src/local/sandbox/programMounts';
 import { fakeFs, type Entry } from './fakeFs';
 
 const HOME = '/home/u';
@@ -283,5 +288,29 @@ describe('local agents: sandbox program mounts, bounds and guards', () => {
     assert.equal(shebangProgram(undefined), undefined);
     assert.equal(outermostNodeModules('/a/node_modules/b/node_modules/c.js'), '/a/node_modules');
     assert.equal(outermostNodeModules('/a/b/c.js'), undefined);
+  });
+});
+
+describe('local agents: the sandbox mounts the script an interpreter command runs', () => {
+  it('node <script in the temp folder>: the script’s package tree is mounted read-only (the soak agent’s case)', () => {
+    const script = '/tmp/clone/test/soak/scriptedAgent.mjs';
+    const p = plan(
+      '/usr/bin/node',
+      { [script]: 'file', '/tmp/clone/node_modules/@agentclientprotocol/sdk/package.json': 'file' },
+      { args: [script, '--seed', '1'], env: { HOME, PATH: '/usr/bin:/bin', TMPDIR: '/tmp' } },
+    );
+    assertProgram(p, ['/tmp/clone/node_modules:ro', '/tmp/clone/test/soak:ro']);
+  });
+
+  it('a relative script is read against the working folder; options before it are skipped; no script, no mount', () => {
+    assert.equal(
+      scriptArgument('/usr/bin/node', ['--enable-source-maps', 'agent.js'], '/home/u/a'),
+      '/home/u/a/agent.js',
+    );
+    assert.equal(scriptArgument('/usr/bin/python3.12', ['/opt/a.py'], undefined), '/opt/a.py');
+    assert.equal(scriptArgument('/usr/bin/claude-agent-acp', ['x.js'], '/w'), undefined, 'not an interpreter');
+    assert.equal(scriptArgument('/usr/bin/node', ['--version'], '/w'), undefined);
+    const inWorkspace = plan('/usr/bin/node', { [`${WS}/agent.js`]: 'file' }, { args: ['agent.js'] });
+    assertProgram(inWorkspace, []);
   });
 });
