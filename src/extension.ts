@@ -49,15 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const connection = new ConnectionManager(config, keys, inbox, cursors, log);
   // The windows of this VS Code share one stream: one holds it, the others follow (src/session/windowSync.ts).
   const storageDir = context.globalStorageUri.fsPath;
-  const windows = await joinWindows({
-    storageDir,
-    secrets: context.secrets,
-    inbox,
-    connection,
-    cursors,
-    log,
-    subscriptions: subs,
-  });
+  const windows = await joinWindows({ storageDir, inbox, connection, cursors, log, subscriptions: subs });
   const answers = new AnswerRouter();
   subs.push(answers.add(windows?.answerSource ?? connection.session));
   const flow = new AnswerFlow(inbox, answers, log);

@@ -7,12 +7,10 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 export type Frame =
-  /** Follower → leader: `proof` is the HMAC of the leader's challenge under the windows' shared secret. */
-  | { t: 'hello'; windowId: string; focused: boolean; focusedAt: number; proof: string }
+  /** Follower → leader. */
+  | { t: 'hello'; windowId: string; focused: boolean; focusedAt: number }
   | { t: 'focus'; focused: boolean; focusedAt: number }
   | { t: 'req'; id: number; body: Json }
-  /** Leader → follower: the first frame on every connection. */
-  | { t: 'challenge'; nonce: string }
   /** Leader → follower. */
   | { t: 'welcome'; leaderId: string; generation: number; snapshot: Json; cursor: Json }
   | { t: 'fact'; body: Json; cursor?: Json }
@@ -33,11 +31,9 @@ export function parseFrame(v: unknown): Frame | string {
   const f = v as Record<string, Json | undefined>;
   switch (f.t) {
     case 'hello':
-      return isStr(f.windowId) && isBool(f.focused) && isNum(f.focusedAt) && isStr(f.proof)
-        ? { t: 'hello', windowId: f.windowId, focused: f.focused, focusedAt: f.focusedAt, proof: f.proof }
-        : 'hello needs windowId, focused, focusedAt and proof';
-    case 'challenge':
-      return isStr(f.nonce) ? { t: 'challenge', nonce: f.nonce } : 'challenge needs a nonce';
+      return isStr(f.windowId) && isBool(f.focused) && isNum(f.focusedAt)
+        ? { t: 'hello', windowId: f.windowId, focused: f.focused, focusedAt: f.focusedAt }
+        : 'hello needs windowId, focused and focusedAt';
     case 'focus':
       return isBool(f.focused) && isNum(f.focusedAt)
         ? { t: 'focus', focused: f.focused, focusedAt: f.focusedAt }

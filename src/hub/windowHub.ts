@@ -16,7 +16,6 @@
  *   takeover), and pending requests reject when the leader goes away, so callers retry or show the failure; there
  *   is no write backpressure (facts are small and local).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as net from 'node:net';
 import { Emitter } from '../domain/events';
 import type { IDisposable } from '../util/lifecycle';
@@ -34,12 +33,6 @@ export interface HubLog {
 export interface HubOptions {
   /** The shared storage folder (context.globalStorageUri.fsPath). */
   dir: string;
-  /**
-   * The secret the windows share (kept in SecretStorage, never in a file): a follower proves it knows it by the
-   * HMAC of the leader's one-time challenge; a connection that does not is closed before it can send anything.
-   * Read at each handshake, so windows that raced to create it agree once SecretStorage settles.
-   */
-  secret: () => string;
   windowId: string;
   log: HubLog;
   focused?: boolean;
@@ -75,19 +68,6 @@ interface WindowFocus {
 interface Peer extends WindowFocus {
   socket: net.Socket;
   windowId: string | undefined;
-  /** The challenge sent on this connection; its hello must carry the HMAC of it. */
-  nonce: string;
-}
-
-/** The proof a follower sends for a challenge: HMAC-SHA256 of the nonce under the shared secret, hex. */
-export function helloProof(secret: string, nonce: string): string {
-  return createHmac('sha256', secret).update(`fountain-hub:${nonce}`).digest('hex');
-}
-
-function proofMatches(secret: string, nonce: string, proof: string): boolean {
-  const want = Buffer.from(helloProof(secret, nonce));
-  const got = Buffer.from(proof);
-  return got.length === want.length && timingSafeEqual(got, want);
 }
 
 type Pending = { resolve: (v: Json) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> };
@@ -298,32 +278,14 @@ export class WindowHub implements IDisposable {
   }
 
   private _accept(socket: net.Socket): void {
-    const peer: Peer = {
-      socket,
-      windowId: undefined,
-      focused: false,
-      focusedAt: 0,
-      nonce: randomBytes(32).toString('hex'),
-    };
+    const peer: Peer = { socket, windowId: undefined, focused: false, focusedAt: 0 };
     this._peers.add(peer);
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this._peers.delete(peer));
     this._decode(socket, 'a follower', (f) => this._fromFollower(peer, f));
-    socket.write(encodeFrame({ t: 'challenge', nonce: peer.nonce }));
   }
 
   private _fromFollower(peer: Peer, f: Frame): void {
-    if (peer.windowId === undefined && f.t !== 'hello') {
-      // Nothing is read from a connection before its hello proved it is one of our windows.
-      this._opts.log.warn(`hub: closed a connection that sent '${f.t}' before a proven hello`);
-      peer.socket.destroy();
-      return;
-    }
-    if (f.t === 'hello' && (peer.windowId !== undefined || !proofMatches(this._opts.secret(), peer.nonce, f.proof))) {
-      this._opts.log.warn(`hub: closed a connection whose hello did not prove the windows' secret`);
-      peer.socket.destroy();
-      return;
-    }
     if (f.t === 'hello') {
       Object.assign(peer, { windowId: f.windowId, focused: f.focused, focusedAt: f.focusedAt });
       let snapshot: Json = null;
@@ -361,13 +323,11 @@ export class WindowHub implements IDisposable {
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this._lostLeader(socket));
     this._decode(socket, 'the leader', (f) => this._fromLeader(f));
+    socket.write(encodeFrame({ t: 'hello', windowId: this._opts.windowId, ...this._focus }));
   }
 
   private _fromLeader(f: Frame): void {
-    if (f.t === 'challenge') {
-      const proof = helloProof(this._opts.secret(), f.nonce);
-      this._leader?.write(encodeFrame({ t: 'hello', windowId: this._opts.windowId, ...this._focus, proof }));
-    } else if (f.t === 'welcome') {
+    if (f.t === 'welcome') {
       this._cursor = f.cursor ?? undefined;
       this._onDidBecomeFollower.fire({
         generation: f.generation,

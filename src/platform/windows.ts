@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Inbox } from '../domain/inbox';
 import { isLocalSource } from '../session/localSource';
@@ -17,30 +17,6 @@ export function sharedCursors(inner: CursorStore): SharedCursorStore {
   return new (hubBundle.load().SharedCursorStore)(inner);
 }
 
-const HUB_SECRET_KEY = 'fountain.windowHub.secret';
-
-/**
- * The secret the windows of this VS Code share (SecretStorage, created by the first window that needs it): the hub
- * closes any connection that cannot prove it, so a process that merely reaches the hub socket answers nothing.
- * Followed on change, so windows that raced to create it settle on the one SecretStorage kept.
- */
-async function hubSecret(secrets: vscode.SecretStorage, subscriptions: vscode.Disposable[]): Promise<() => string> {
-  let secret = await secrets.get(HUB_SECRET_KEY);
-  if (secret === undefined || secret.length < 32) {
-    secret = randomBytes(32).toString('hex');
-    await secrets.store(HUB_SECRET_KEY, secret);
-  }
-  let current = secret;
-  subscriptions.push(
-    secrets.onDidChange((e) => {
-      if (e.key === HUB_SECRET_KEY) {
-        void secrets.get(HUB_SECRET_KEY).then((v) => v !== undefined && (current = v));
-      }
-    }),
-  );
-  return () => current;
-}
-
 /**
  * Joins the other windows of this VS Code (the extension hosts sharing the global storage folder): one of them holds
  * the Fountain stream, the others follow it (src/session/windowSync.ts). Undefined when the hub cannot start (its
@@ -48,7 +24,6 @@ async function hubSecret(secrets: vscode.SecretStorage, subscriptions: vscode.Di
  */
 export async function joinWindows(o: {
   storageDir: string;
-  secrets: vscode.SecretStorage;
   inbox: Inbox;
   connection: ConnectionManager;
   cursors: SharedCursorStore;
@@ -59,10 +34,8 @@ export async function joinWindows(o: {
   // No stream until the election says this window leads.
   o.connection.deferStream();
   try {
-    const secret = await hubSecret(o.secrets, o.subscriptions);
     const sync = new (hubBundle.load().WindowSync)({
       dir: o.storageDir,
-      secret,
       windowId: `${process.pid}-${randomUUID().slice(0, 8)}`,
       focused: !!vscode.window.state.focused,
       log: o.log,

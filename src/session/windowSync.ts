@@ -85,8 +85,6 @@ export class SharedCursorStore implements CursorStore {
 export interface WindowSyncOptions {
   /** The storage folder every window of this VS Code shares (context.globalStorageUri.fsPath). */
   readonly dir: string;
-  /** The windows' shared secret (SecretStorage): a hub connection that cannot prove it is closed unheard. */
-  readonly secret: () => string;
   readonly windowId: string;
   readonly focused: boolean;
   readonly log: HubLog;
@@ -130,7 +128,6 @@ export class WindowSync extends Disposable {
     this._danger = new HubDangerGate(o.inbox, o.confirmDanger, o.log);
     const hub = (this.hub = WindowHub.join({
       dir: o.dir,
-      secret: o.secret,
       windowId: o.windowId,
       log: o.log,
       focused: o.focused,

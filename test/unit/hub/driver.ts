@@ -30,7 +30,6 @@ if (mode === 'connect') {
   try {
     hub = WindowHub.join({
       dir,
-      secret: () => 'driver-secret-shared-by-every-test-window',
       windowId,
       log: {
         info: (message) => send({ ev: 'log', level: 'info', message }),

@@ -11,10 +11,7 @@ import { answerThroughInbox } from '../../../src/domain/answering';
 import { Inbox } from '../../../src/domain/inbox';
 import { remoteDanger } from '../../../src/policy/remoteDanger';
 import { keyId, type ConnectionState, type FeedEvent, type RequestKey } from '../../../src/domain/model';
-import { helloProof, type Json } from '../../../src/hub/windowHub';
-import { encodeFrame } from '../../../src/hub/frames';
-import { openRendezvous } from '../../../src/hub/rendezvous';
-import * as net from 'node:net';
+import type { Json } from '../../../src/hub/windowHub';
 import { InboxNotifier, NotificationPolicy } from '../../../src/domain/notificationPolicy';
 import { nullLogger } from '../../../src/protocol/env';
 import { FountainSession } from '../../../src/session/fountainSession';
@@ -33,8 +30,6 @@ import { MemoryCursorStore } from '../../memoryCursorStore';
 
 type RunningServer = Awaited<ReturnType<typeof startInProcess>>;
 const unixOnly = process.platform === 'win32' ? describe.skip : describe;
-/** What SecretStorage holds for the windows of one VS Code (src/platform/windows.ts). */
-const WINDOWS_SECRET = 'a-secret-only-the-windows-know-0123456789abcdef';
 
 /** A window's persisted cursors (globalState in the product), remembering what the stream read from it. */
 class CursorSpy extends MemoryCursorStore {
@@ -88,10 +83,9 @@ class TestWindow {
     };
     this.sync = new WindowSync({
       dir,
-      secret: () => WINDOWS_SECRET,
       windowId: name,
       focused,
-      log: { info: () => undefined, warn: (m) => process.env.HUBDBG && console.log(name, m) },
+      log: { info: () => undefined, warn: () => undefined },
       inbox: this.inbox,
       stream,
       sender: this.session,
@@ -215,50 +209,6 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     const again = await answerThroughInbox(b.inbox, b.sync.answerSource, key, 'reject');
     assert.equal(again.kind, 'refused');
     assert.equal(await answers(id), 1, 'one answer POST in all');
-  });
-
-  it('a hub message alone never answers anything: a process on the hub socket without the secret gets no POST', async () => {
-    const a = await open('a');
-    const b = await open('b');
-    assert.deepEqual([a.role(), b.role()], ['leader', 'follower']);
-    const safe = await ask('touch hub-alone.txt');
-    const danger = await ask('rm -rf ~');
-    await waitFor('the requests in a', () => pendingIn(a, safe.key)() && pendingIn(a, danger.key)());
-    // A real socket client, as any process of the user could open one: it knows the protocol, not the secret.
-    const sock = net.connect(openRendezvous(dir).socketPath(a.sync.hub.generation));
-    let text = '';
-    let closed = false;
-    sock.on('data', (d) => (text += d.toString()));
-    sock.on('close', () => (closed = true));
-    sock.on('error', () => undefined);
-    await waitFor('the challenge', () => text.includes('"challenge"'));
-    const nonce = (JSON.parse(text.split('\n')[0]) as { nonce: string }).nonce;
-    sock.write(
-      encodeFrame({ t: 'hello', windowId: 'x', focused: true, focusedAt: 0, proof: helloProof('a guess', nonce) }),
-    );
-    for (const k of [safe.key, danger.key]) {
-      for (const optionId of ['allow', 'allow_always', 'reject']) {
-        sock.write(encodeFrame({ t: 'req', id: 1, body: { t: 'answer', key: { ...k }, optionId, confirmed: true } }));
-      }
-    }
-    await waitFor('the connection closed', () => closed);
-    assert.equal(text.includes('"welcome"') || text.includes('"res"'), false);
-    // A request sent before any hello is not read either.
-    const early = net.connect(openRendezvous(dir).socketPath(a.sync.hub.generation));
-    let earlyClosed = false;
-    early.on('close', () => (earlyClosed = true));
-    early.resume();
-    early.on('error', () => undefined);
-    early.write(encodeFrame({ t: 'req', id: 1, body: { t: 'answer', key: { ...safe.key }, optionId: 'allow' } }));
-    await waitFor('the early connection closed', () => earlyClosed);
-    assert.equal(await answers(safe.id), 0, 'no answer POST for the plain request');
-    assert.equal(await answers(danger.id), 0, 'no answer POST for the dangerous request');
-    assert.equal(a.inbox.get(safe.key)?.pending, true);
-    assert.equal(b.inbox.get(danger.key)?.pending, true);
-    // The windows still answer through the hub.
-    const sent = await answerThroughInbox(b.inbox, b.sync.answerSource, safe.key, 'allow');
-    assert.equal(sent.kind === 'sent' && sent.result.kind, 'answered');
-    assert.equal(await answers(safe.id), 1);
   });
 
   it('the leader answers only an option the runtime offered, and never a local agent request', async () => {
