@@ -38,12 +38,14 @@ async function openHistory(page: Page): Promise<void> {
 
 /** Every row of the History view, in screen order, as visible text on one line. */
 async function rowTexts(page: Page): Promise<string[]> {
-  const rows = historyRows(page);
-  const out: string[] = [];
-  for (let i = 0; i < (await rows.count()); i++) {
-    out.push((await textOf(rows.nth(i))).replace(/\s+/g, ' ').trim());
-  }
-  return out;
+  // One read of the whole list: reading row by row could mix rows from before and after a refresh of the view.
+  const texts = await historyRows(page).allInnerTexts();
+  return texts.map((t) =>
+    t
+      .replace(/\u00a0/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
 describe('UI: approval History view and policy recommendations', function () {
