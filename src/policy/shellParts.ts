@@ -68,6 +68,9 @@ export class PartBuilder {
       });
     } else if (op !== '\n' && op !== '' && op !== ';') {
       this.problem(`operator "${op}" with no command before it`);
+    } else if (op === '' && ['|', '|&', '&&', '||'].includes(this.after)) {
+      // bash refuses the whole line (`grep&&`: unexpected end of file) and runs none of it.
+      this.problem(`the line ends after "${this.after}"`);
     }
     this.words = [];
     this.wordSegs = [];

@@ -35,6 +35,18 @@ describe('local gate: reading a line as bash does (issue 27)', () => {
     assert.equal(brief(gate('ls\tsrc\nls')), 'allow/allow-pattern');
   });
 
+  it('a line that ends after |, &&, || or |& is asked: bash refuses it whole and runs nothing (differential seed 303)', () => {
+    for (const c of ['grep&&', 'ls |', 'ls ||\n', 'cat x |&']) {
+      assert.ok(
+        parseCommand(c).problems.some((p) => p.startsWith('the line ends after')),
+        JSON.stringify(c),
+      );
+      assert.equal(brief(gate(c)), 'ask/unreadable', JSON.stringify(c));
+    }
+    // A newline after the operator continues the list, as in bash: still read, still allowed.
+    assert.equal(brief(gate('ls &&\nls')), 'allow/allow-pattern');
+  });
+
   it('a $ before a backslash-newline reads as bash joins it ($HOME, $(…)), and is not allowed', () => {
     const p = parseCommand('cat $\\\nHOME/.ssh/id_rsa');
     assert.deepEqual(p.parts[0].segs?.[1], [
