@@ -18,7 +18,7 @@ import {
   notification,
   openWorkbench,
   runCommand,
-  screenshot,
+  screenshotOnFailure,
   until,
   type Workbench,
 } from './workbench';
@@ -71,12 +71,7 @@ describe('UI: decided without you', function () {
       },
     });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
+  screenshotOnFailure(() => wb);
   after(async () => {
     if (wb) {
       await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);

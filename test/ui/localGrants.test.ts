@@ -15,7 +15,7 @@ import {
   killAgentsOf,
   notification,
   runCommand,
-  screenshot,
+  screenshotOnFailure,
   toast,
   until,
   type Workbench,
@@ -73,12 +73,7 @@ describe('UI: a local gate grant chosen from the toast', function () {
     const groups = await wb!.page.locator('.pane-body .monaco-list-row', { hasText: LOCAL_GROUP }).allInnerTexts();
     return groups.filter((t) => /idle/.test(t)).length;
   }
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
+  screenshotOnFailure(() => wb);
   after(async () => {
     if (wb) {
       await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);

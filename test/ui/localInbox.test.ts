@@ -16,7 +16,7 @@ import {
   clickNotificationButton,
   killAgentsOf,
   runCommand,
-  screenshot,
+  screenshotOnFailure,
   toast,
   until,
   type Workbench,
@@ -67,12 +67,7 @@ describe('UI: a local agent in the same inbox', function () {
     }
     server = new TestServer(wb.server.info);
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
+  screenshotOnFailure(() => wb);
   after(async () => {
     if (wb) {
       await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);

@@ -9,7 +9,17 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../support/scriptedModel';
 import { skipOrFail } from '../support/skipOrFail';
-import { killAgentsOf, openWorkbench, runCommand, screenshot, textOf, toast, until, type Workbench } from './workbench';
+import {
+  killAgentsOf,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  screenshotOnFailure,
+  textOf,
+  toast,
+  until,
+  type Workbench,
+} from './workbench';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -60,12 +70,7 @@ describe('UI: fountain.local.sandbox "off"', function () {
       },
     });
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && wb) {
-      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
-      console.log(`screenshot and logs in ${wb.runDir}`);
-    }
-  });
+  screenshotOnFailure(() => wb);
   after(async () => {
     if (wb) {
       await runCommand(wb.page, 'Fountain: Stop Agent').catch(() => undefined);

@@ -56,6 +56,17 @@ export async function textOf(locator: Locator): Promise<string> {
   return (await locator.innerText()).replace(/\u00a0/g, ' ');
 }
 
+/** After each failed test of the block: a screenshot into the workbench's run folder, and where it is. */
+export function screenshotOnFailure(workbench: () => Workbench | undefined): void {
+  afterEach(async function () {
+    const wb = workbench();
+    if (this.currentTest?.state === 'failed' && wb) {
+      await screenshot(wb.page, path.join(wb.runDir, `failure-${Date.now()}.png`)).catch(() => undefined);
+      console.log(`screenshot and logs in ${wb.runDir}`);
+    }
+  });
+}
+
 export async function screenshot(page: Page, file: string): Promise<void> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   await page.screenshot({ path: file });
