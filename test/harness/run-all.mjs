@@ -40,6 +40,21 @@ const steps = [
   { name: 'ui', kind: 'tier', cmd: [node, 'test/harness/run-ui-test.mjs'] },
 ];
 
+/**
+ * Mocha's failure report of a tier (from `N failing` to the end, colours stripped), at most 80 lines, so the end of
+ * the output (all a CI log may keep) names what failed.
+ */
+function failureReport(out) {
+  // eslint-disable-next-line no-control-regex
+  const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+  const at = plain.search(/^\s*\d+ failing\b/m);
+  if (at < 0) return '';
+  const lines = plain.slice(at).split('\n');
+  return lines.length > 80
+    ? [...lines.slice(0, 80), `… ${lines.length - 80} more lines in the full output`].join('\n')
+    : lines.join('\n');
+}
+
 function run(step) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -62,6 +77,7 @@ function run(step) {
         failing: count('failing'),
         pending: count('pending'),
         secs: (Date.now() - started) / 1000,
+        failures: failureReport(out),
       });
     });
   });
@@ -71,6 +87,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const summary = [];
+const failures = [];
 for (const step of steps) {
   if (only && !only.includes(step.name)) continue;
   const r = await run(step);
@@ -84,12 +101,14 @@ for (const step of steps) {
       failed += 1;
       summary.push(`${step.name}: ran no test`);
     }
+    if (r.failures) failures.push(`--- ${step.name} ---\n${r.failures}`);
     summary.push(`${step.name}: ${r.passing} passed, ${f} failed, ${r.pending} skipped (${r.secs.toFixed(1)} s)`);
   } else {
     if (r.code !== 0) failed += 1;
     summary.push(`${step.name}: ${r.code === 0 ? 'ok' : 'FAILED'} (${r.secs.toFixed(1)} s)`);
   }
 }
+if (failures.length > 0) console.log('\n=== failures ===\n' + failures.join('\n'));
 console.log('\n=== summary ===\n' + summary.join('\n'));
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
