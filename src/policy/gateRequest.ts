@@ -10,6 +10,7 @@
  * - url (fetch): `rawInput.url`.
  */
 import type { GateRequest } from './gate';
+import { KEYWORDS } from './shellSyntax';
 
 export interface ToolCallLike {
   readonly title?: unknown;
@@ -33,9 +34,12 @@ function field(obj: unknown, key: string): unknown {
     : undefined;
 }
 
-/** One argv word quoted for a POSIX shell, unless it needs no quoting. */
+/**
+ * One argv word quoted for a POSIX shell, unless it needs no quoting. A reserved word (`fi`, `done`, `time`…) is
+ * quoted too: unquoted in first place, bash reads it as syntax, not as the program the argv names.
+ */
 export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) && !KEYWORDS.has(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function commandOf(rawInput: unknown): string | undefined {
