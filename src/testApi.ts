@@ -26,6 +26,8 @@ export interface TestApi {
     key: string;
     label: string;
     description: string;
+    /** Its tooltip, as on hover (resolveTreeItem). */
+    tooltip: string;
     children: { label: string; description: string; contextValue: string; tooltip: string }[];
   }[];
   /** Why a request asked ("ask by kind "execute" in the agent policy"), and the toast's short form. */
@@ -106,11 +108,12 @@ function createTestApi(d: TestApiDeps, overrides: LocalTestOverrides): TestApi {
     items: () => inbox.all(),
     tree: () =>
       tree.getChildren().map((c) => {
-        const t = tree.getTreeItem(c);
+        const t = tree.resolveTreeItem(tree.getTreeItem(c), c); // the tooltip, as on hover
         return {
           key: c.id,
           label: labelText(t.label),
           description: String(t.description ?? ''),
+          tooltip: typeof t.tooltip === 'string' ? t.tooltip : (t.tooltip?.value ?? ''),
           children: tree.getChildren(c).map((r) => {
             const ti = tree.resolveTreeItem(tree.getTreeItem(r), r); // the tooltip, as on hover
             return {

@@ -60,6 +60,9 @@ function escapeOf(text: string, i: number, cp: number, singleLine: boolean): str
   return isUnsafeCodePoint(cp) ? escapeCodePoint(cp) : undefined;
 }
 
+/** Text that renders as itself on every surface: printable ASCII only (no line break, tab or control). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 interface Rendered {
   readonly text: string;
   /** Display width of `text` in code points (an escape counts as its visible length). */
@@ -74,6 +77,9 @@ interface Rendered {
  * first piece that would take the width past `limit`, so an escape or a surrogate pair is never cut in half.
  */
 function render(text: string, singleLine: boolean, limit = Infinity): Rendered {
+  if (text.length <= limit && PRINTABLE_ASCII.test(text)) {
+    return { text, width: text.length, cut: false }; // the common case: nothing to escape, nothing to cut
+  }
   const parts: string[] = [];
   let width = 0;
   let runStart = 0;

@@ -108,6 +108,9 @@ describe('hostile agent text in the extension host', function () {
     });
     assert.ok(!conv.label.includes(id) && !conv.description.includes(id), `${conv.label} · ${conv.description}`);
     assert.ok(!conv.description.includes('Claude Code'), `the agent is named once: ${conv.description}`);
+    // The group's tooltip (made on hover): the name as an agent line, the agent and runtime, never the id.
+    assert.deepEqual(conv.tooltip.split('\n').slice(0, 2), [`${MARK}${name}`, 'Agent: Claude Code · runtime: claude']);
+    assert.ok(!conv.tooltip.includes(id), conv.tooltip);
     const row = conv.children.find((r) => r.label.startsWith('touch untitled.txt'))!;
     assert.ok(!row.label.includes(id), row.label);
     assert.deepEqual(

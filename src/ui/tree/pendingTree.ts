@@ -319,11 +319,17 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     return t;
   }
 
-  /** A request row's tooltip is made when VS Code first shows it (on hover), not for every row drawn. */
+  /** A request's or conversation's tooltip is made when VS Code first shows it (on hover), not for every row drawn. */
   resolveTreeItem(t: vscode.TreeItem, element: TreeElement): vscode.TreeItem {
-    const item = element.kind === 'request' ? this.inbox.get(element.id) : undefined;
-    if (item && t.tooltip === undefined) {
-      t.tooltip = this.tooltip(item);
+    if (t.tooltip !== undefined) {
+      return t;
+    }
+    if (element.kind === 'request') {
+      const item = this.inbox.get(element.id);
+      t.tooltip = item && this.tooltip(item);
+    } else if (element.kind === 'conversation') {
+      const g = this.model.group(element.id);
+      t.tooltip = g && this.conversationTooltip(g.conversation);
     }
     return t;
   }
@@ -353,16 +359,23 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
     ]
       .filter(Boolean)
       .join(' · ');
-    const title = inertBlockShort(name, TOOLTIP_TEXT_MAX);
-    t.tooltip = [
-      title.text,
-      ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
-      TreeStrings.tooltipAgent(agent ? inertLine(agent) : '—', c.runtime ? inertLine(c.runtime) : '—'),
-      TreeStrings.tooltipServer(inertLine(c.server)),
-    ].join('\n');
     t.iconPath = themeIcon('comment-discussion');
     t.contextValue = 'fountainConversation;';
     return t;
+  }
+
+  /** A conversation row's tooltip (plain text): its name in full, its agent and runtime, its server. */
+  private conversationTooltip(c: ConversationInfo): string {
+    const title = inertBlockShort(conversationName(c), TOOLTIP_TEXT_MAX);
+    if (isLocalSource(c.server)) {
+      return [title.text, TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
+    }
+    return [
+      title.text,
+      ...(title.shortened ? [TreeStrings.tooltipShortened] : []),
+      TreeStrings.tooltipAgent(c.agentName ? inertLine(c.agentName) : '—', c.runtime ? inertLine(c.runtime) : '—'),
+      TreeStrings.tooltipServer(inertLine(c.server)),
+    ].join('\n');
   }
 
   /** A request row; its tooltip comes from resolveTreeItem. */
@@ -413,8 +426,7 @@ export class PendingTree extends Disposable implements vscode.TreeDataProvider<T
   /** "Local · agent · folder", with the session's status (idle / running / waiting) and the waiting count. */
   private localGroupItem(t: vscode.TreeItem, c: ConversationInfo, waiting: number): vscode.TreeItem {
     t.description = [TreeStrings.localStatus(c.status ?? ''), TreeStrings.waiting(waiting)].join(' · ');
-    const title = inertBlockShort(conversationName(c), TOOLTIP_TEXT_MAX);
-    t.tooltip = [title.text, TreeStrings.tooltipLocal(inertLine(c.agentName ?? '—'))].join('\n');
+    t.tooltip = this.conversationTooltip(c); // made here: the session's mode is added to it
     t.iconPath = new vscode.ThemeIcon('vm');
     t.contextValue = 'fountainLocalSession;';
     this.sessionRows.decorateGroup(t, c);

@@ -19,24 +19,30 @@ export const RowStrings = {
   retryNow: vscode.l10n.t('Retry sends it again'),
 };
 
-/** "4:59 left" by its countdown: a tree of 10,000 rows shows a few hundred different ones. */
-const leftTexts = new Map<string, string>();
+/**
+ * "4:59 left" by the whole seconds left (all the countdown shows: src/domain/inertText.ts formatCountdown), made once
+ * each: a tree of 10,000 rows shows a few hundred different ones.
+ */
+const leftTexts = new Map<number, string>();
 
 function leftText(leftMs: number): string {
-  const countdown = Time.left(leftMs);
-  let text = leftTexts.get(countdown);
+  const seconds = leftMs <= 0 ? 0 : Math.ceil(leftMs / 1000);
+  let text = leftTexts.get(seconds);
   if (text === undefined) {
     if (leftTexts.size >= 4096) {
       leftTexts.clear();
     }
-    text = TreeStrings.left(countdown);
-    leftTexts.set(countdown, text);
+    text = TreeStrings.left(Time.left(seconds * 1000));
+    leftTexts.set(seconds, text);
   }
   return text;
 }
 
 /** The row's state text at `now` (epoch ms). */
 export function rowStateText(item: InboxItem, now: number): string {
+  if (item.state.kind === 'open') {
+    return item.deadline !== undefined ? leftText(item.deadline - now) : ''; // most rows: no status object made
+  }
   const s = rowStatus(item, now);
   const left = 'leftMs' in s && s.leftMs !== undefined ? leftText(s.leftMs) : '';
   switch (s.kind) {
