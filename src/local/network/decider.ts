@@ -37,6 +37,8 @@ export interface NetworkWords {
   /** What "for This Session" keeps, shown as its reach before the click. */
   sessionReach(pattern: string): string;
   reject(): string;
+  /** Why it asks: the host is in no allow list. */
+  notAllowed(): string;
 }
 
 export const ENGLISH_NETWORK_WORDS: NetworkWords = {
@@ -46,6 +48,7 @@ export const ENGLISH_NETWORK_WORDS: NetworkWords = {
   sessionReach: (p) =>
     `This session then connects to ${p} without asking, until it stops (nothing is written to your settings)`,
   reject: () => 'Reject',
+  notAllowed: () => `not in ${ALLOW_HOSTS_SETTING}`,
 };
 
 /** What a network ask is about (the inbox's UI tells a network ask by it). */
@@ -308,7 +311,7 @@ export function createNetworkDecider(o: NetworkDeciderOptions): NetworkDecider {
       return v;
     }
     const timeoutSec = o.askTimeoutSec();
-    const ask = askFor(attempt, `${verdict.reason}`);
+    const ask = askFor(attempt, words.notAllowed());
     ask.waiters++;
     const gaveUp = new Promise<AskClose>((resolve) =>
       signal.addEventListener('abort', () => resolve({ reason: 'withdrawn' }), { once: true }),
