@@ -114,7 +114,7 @@ describe('local agents: network asks in the inbox', function () {
     assert.equal(api.items().length, before, 'no new request');
   });
 
-  it('refused without asking: a name resolving to loopback; the model's base URL on loopback allowed unasked', async () => {
+  it('refused without asking: a name resolving to loopback; the base URL of the model on loopback allowed unasked', async () => {
     const rebind = await api.local.network.submit(id, attempt('files.example.org', 443, ['127.0.0.1']))!.verdict;
     assert.equal(rebind.rule, 'deny: loopback');
     const port = Number(new URL(model!.baseUrl).port);
