@@ -21,6 +21,7 @@ import { grantPicks, type FlowAnswer } from './grantPicks';
 import { networkPicks } from './networkPicks';
 import { NETWORK_WORDS } from './networkStrings';
 import { NetworkRecorder } from './networkRecorder';
+import { AllowHostsWatch } from './networkSettings';
 import type { LocalModule } from './loader';
 import type { PendingAsk } from '../../local';
 import { sessionGates } from './alwaysLocal';
@@ -64,6 +65,7 @@ export function createLocalUi(
     vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
   );
   const watch = new GateWatch(manager, log, recorder);
+  const allowHosts = new AllowHostsWatch(manager, log);
   const network = new NetworkRecorder(manager, recorder, log, () =>
     vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
   );
@@ -96,6 +98,7 @@ export function createLocalUi(
     networkPicks: (local, ask, answer) => networkPicks(waiting, local, ask, answer, (hp) => NETWORK_WORDS.title(hp)),
     dispose: () => {
       network.dispose();
+      allowHosts.dispose();
       yolo.dispose();
       unsandboxed.dispose();
       watch.dispose();
