@@ -22,7 +22,7 @@ import {
 import { modelHosts } from '../../policy/networkPresets';
 import { ALLOW_HOSTS_SETTING, decideConnection, type NetworkVerdict } from '../../policy/network';
 import type { GateDecision, GateMode } from '../../policy';
-import type { AnswerResult, AskClose, LocalOption, LocalPermissionRequest, PendingAsk } from '../permissions';
+import { AskBase, type AskClose, type LocalOption, type LocalPermissionRequest, type PendingAsk } from '../permissions';
 import type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './contract';
 
 export const NET_ALLOW_ONCE = 'allow_once';
@@ -97,89 +97,50 @@ export interface NetworkDeciderOptions {
 
 let nextNetAsk = 1;
 
-/** One open question about one host:port, shared by every attempt that waits on it. */
-class NetworkAsk implements PendingAsk {
-  readonly id = `local-net-${nextNetAsk++}`;
+/** The request a network ask shows: our own three options, the host and port as its raw input. */
+function networkRequest(id: string, network: NetworkAskInfo, words: NetworkWords): LocalPermissionRequest {
+  const session: LocalOption & { _meta: unknown } = {
+    optionId: NET_ALLOW_SESSION,
+    name: words.allowSession(network.pattern),
+    kind: 'allow_always',
+    _meta: {
+      permission: { changes: [{ description: words.sessionReach(network.pattern) }], lifetime: { scope: 'session' } },
+    },
+  };
+  return {
+    sessionId: `network:${id}`,
+    toolCall: {
+      toolCallId: id,
+      title: words.title(hostPort(network.host, network.port)),
+      kind: 'fetch',
+      status: 'pending',
+      rawInput: { network: { host: network.host, port: network.port } },
+    },
+    options: [
+      { optionId: NET_ALLOW_ONCE, name: words.allowOnce(), kind: 'allow_once' },
+      session,
+      { optionId: NET_REJECT, name: words.reject(), kind: 'reject_once' },
+    ],
+  };
+}
+
+/** One open question about one host:port, shared by every attempt that waits on it; its timeout rejects. */
+class NetworkAsk extends AskBase implements PendingAsk {
   readonly policyKey = null;
   readonly matchedBy = 'none' as const;
-  readonly askedAt: number;
-  readonly deadline: number;
-  readonly closed: Promise<AskClose>;
-  readonly request: LocalPermissionRequest;
   readonly gate: GateDecision;
   waiters = 0;
-  private resolveClosed!: (c: AskClose) => void;
-  private readonly timer: ReturnType<typeof setTimeout>;
-  private done: AskClose | undefined;
 
   constructor(
+    readonly id: string,
     readonly agentName: string,
     readonly network: NetworkAskInfo,
     words: NetworkWords,
     why: string,
-    now: number,
     timeoutMs: number,
   ) {
-    this.askedAt = now;
-    this.deadline = now + timeoutMs;
+    super(networkRequest(id, network, words), timeoutMs, { outcome: 'selected', optionId: NET_REJECT });
     this.gate = { verdict: 'ask', rule: 'network', reason: why };
-    const where = hostPort(network.host, network.port);
-    const session: LocalOption & { _meta: unknown } = {
-      optionId: NET_ALLOW_SESSION,
-      name: words.allowSession(network.pattern),
-      kind: 'allow_always',
-      _meta: {
-        permission: {
-          changes: [{ description: words.sessionReach(network.pattern) }],
-          lifetime: { scope: 'session' },
-        },
-      },
-    };
-    this.request = {
-      sessionId: `network:${this.id}`,
-      toolCall: {
-        toolCallId: this.id,
-        title: words.title(where),
-        kind: 'fetch',
-        status: 'pending',
-        rawInput: { network: { host: network.host, port: network.port } },
-      },
-      options: [
-        { optionId: NET_ALLOW_ONCE, name: words.allowOnce(), kind: 'allow_once' },
-        session,
-        { optionId: NET_REJECT, name: words.reject(), kind: 'reject_once' },
-      ],
-    };
-    this.closed = new Promise((r) => (this.resolveClosed = r));
-    this.timer = setTimeout(
-      () => this.close({ reason: 'timeout', sent: { outcome: 'selected', optionId: NET_REJECT } }),
-      timeoutMs,
-    );
-  }
-
-  get isOpen(): boolean {
-    return this.done === undefined;
-  }
-
-  close(c: AskClose): boolean {
-    if (this.done) {
-      return false;
-    }
-    this.done = c;
-    clearTimeout(this.timer);
-    this.resolveClosed(c);
-    return true;
-  }
-
-  answer(optionId: string): AnswerResult {
-    if (this.done) {
-      return 'closed';
-    }
-    if (typeof optionId !== 'string' || !this.request.options.some((o) => o.optionId === optionId)) {
-      return 'not_offered';
-    }
-    this.close({ reason: 'answered', sent: { outcome: 'selected', optionId } });
-    return 'sent';
   }
 }
 
@@ -254,7 +215,7 @@ export function createNetworkDecider(o: NetworkDeciderOptions): NetworkDecider {
     }
     const timeoutSec = o.askTimeoutSec();
     const info = { host: attempt.host, port: attempt.port, pattern: patternFor(attempt.host, attempt.port) };
-    const ask = new NetworkAsk(o.agentName, info, words, why, now(), timeoutSec * 1000);
+    const ask = new NetworkAsk(`local-net-${nextNetAsk++}`, o.agentName, info, words, why, timeoutSec * 1000);
     open.set(key, ask);
     void ask.closed.then((close) => {
       if (open.get(key) === ask) {
