@@ -9,7 +9,7 @@ import type { LocalAgents, LocalAgentsOptions } from './ui/local/feature';
 import type { SessionWireListener } from './ui/local/manager';
 import type { SourceEnv } from './local/launch';
 import type { PendingTree } from './ui/tree/pendingTree';
-import type { ConnectAttempt, GateMode, Grant, HostVerdict } from './local';
+import type { ConnectAttempt, GateMode, Grant, HostVerdict, PendingAsk } from './local';
 import type { ApprovalEntry } from './policy';
 import type { GatePrompts, ModeResult, RecommendResult } from './ui/local/gateCommands';
 import type { ShownGesture } from './ui/local/gestures';
@@ -61,6 +61,8 @@ export interface LocalTestApi {
       attempt: ConnectAttempt,
     ) => { readonly verdict: Promise<HostVerdict>; abort(): void } | undefined;
     readonly grants: (sessionId: string) => readonly string[];
+    /** The session's open network asks (the objects the inbox holds). */
+    readonly asks: (sessionId: string) => readonly PendingAsk[];
   };
 }
 
@@ -169,6 +171,7 @@ export function localTestApi(local: LocalAgents, tree: PendingTree, overrides: L
         return { verdict: s.network.decide(attempt, ac.signal), abort: () => ac.abort() };
       },
       grants: (id) => [...(local.session(id)?.network.grants ?? [])],
+      asks: (id) => [...(local.session(id)?.network.openAsks ?? [])],
     },
     gateGrants: (id) => (local.session(id)?.gate.grants ?? []).map((g) => ({ ...g })),
     bundleLoaded: () => local.bundleLoaded(),

@@ -14,6 +14,9 @@ import { startFakeModel, writeQuietClaudeSettings, type FakeModel } from '../sup
 import { getApi, waitFor, stopLocalAgents } from './support';
 import { skipOrFail } from '../support/skipOrFail';
 import { startLocalAgent } from './gestures';
+import * as local from '../../src/local';
+import { networkAlways } from '../../src/ui/local/networkPicks';
+import { waitingInfo } from '../../src/ui/always/alwaysContext';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'test/runtime/acp-agents/node_modules/.bin');
@@ -134,5 +137,47 @@ describe('local agents: network asks in the inbox', function () {
     gone.abort();
     assert.equal((await gone.verdict).rule, 'withdrawn');
     await waitFor('the request withdrawn', () => !api.items().find((i) => i.id === item.id)?.pending, 5000);
+  });
+
+  it('Always…: the rule is checked (it must parse and cover this connection) and covers the waiting network asks it names', async () => {
+    const a = api.local.network.submit(id, attempt('a.pypi.org'))!;
+    const b = api.local.network.submit(id, attempt('b.pypi.org'))!;
+    const itemB = await waitFor(
+      'both asks',
+      () => (pending('.pypi.org').length === 2 ? pending('b.pypi.org')[0] : undefined),
+      10_000,
+    );
+    const ask = api.local.network.asks(id).find((x) => x.network?.host === 'a.pypi.org')!;
+    const req = networkAlways(local, ask, ask.network!, (hp) => `Connect to ${hp}`);
+    assert.equal(req.rule, 'a.pypi.org');
+    assert.equal(req.setting, 'fountain.local.allowHosts');
+    assert.deepEqual(req.check('a.pypi.org'), { warnings: [] });
+    assert.match((req.check('https://a.pypi.org') as { problem: string }).problem, /scheme/);
+    assert.match((req.check('b.pypi.org') as { problem: string }).problem, /does not cover the connection/);
+    assert.match(
+      (req.check('*.org') as { problem: string }).problem,
+      /does not cover the connection/,
+      'a * is one label',
+    );
+    assert.deepEqual(req.check('*.pypi.org'), { warnings: [] });
+    const w = waitingInfo(itemB);
+    assert.equal(req.matcher('a.pypi.org').waiting(w), false);
+    assert.equal(req.matcher('*.pypi.org').waiting(w), true, 'the wider rule covers the other waiting ask');
+    assert.equal(w.allowOnce?.optionId, 'allow_once', 'which the confirmation would answer with its Allow Once');
+    const past = {
+      at: 1,
+      server: `local:${id}`,
+      conversationId: id,
+      kind: 'fetch',
+      label: 'Connect to c.pypi.org:443',
+      optionId: 'reject',
+      outcome: 'answered' as const,
+    };
+    assert.equal(req.matcher('*.pypi.org').entry(past), true, 'the dry run reads a past network ask');
+    assert.equal(req.matcher('a.pypi.org').entry(past), false);
+    for (const x of api.local.network.asks(id)) {
+      x.answer('reject');
+    }
+    await Promise.all([a.verdict, b.verdict]);
   });
 });
