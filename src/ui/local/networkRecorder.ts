@@ -10,6 +10,7 @@ import type * as vscode from 'vscode';
 import type { DecidedEntry } from '../../domain/decidedLog';
 import type { NetworkDecided } from '../../local';
 import { Disposable } from '../../util/lifecycle';
+import { toInertText } from '../../domain/inertText';
 import type { DecidedRecorder } from './decidedRecorder';
 import { networkNote, type LocalSessionManager, type ManagedSession } from './manager';
 import { NETWORK_WORDS } from './networkStrings';
@@ -28,7 +29,8 @@ export class NetworkRecorder extends Disposable {
     super();
     this._register(
       manager.onDidNetwork(({ session, event }) => {
-        log.info(`[${session.agentName}] ${networkNote(event)}`);
+        // Host text comes from the agent: control and bidi characters are logged as escapes.
+        log.info(toInertText(`[${session.agentName}] ${networkNote(event)}`, { singleLine: true }));
         if (event.type === 'decided' && !event.asked) {
           this.record(session, event);
         }
