@@ -63,7 +63,7 @@ export class NetworkRecorder extends Disposable {
       rule: v.rule,
       reason: v.allow ? `allowed by ${v.rule}` : v.reason,
       sent: v.allow ? 'connect' : 'refused',
-      by: [],
+      by: [{ type: 'network', rule: v.rule }],
     };
     void this.recorder.log.record(entry);
   }
