@@ -9,7 +9,7 @@ import type { LocalAgents, LocalAgentsOptions } from './ui/local/feature';
 import type { SessionWireListener } from './ui/local/manager';
 import type { SourceEnv } from './local/launch';
 import type { PendingTree } from './ui/tree/pendingTree';
-import type { GateMode, Grant } from './local';
+import type { ConnectAttempt, GateMode, Grant, HostVerdict, PendingAsk } from './local';
 import type { ApprovalEntry } from './policy';
 import type { GatePrompts, ModeResult, RecommendResult } from './ui/local/gateCommands';
 import type { ShownGesture } from './ui/local/gestures';
@@ -51,6 +51,19 @@ export interface LocalTestApi {
     folder: string;
   }) => Promise<{ result: string | undefined; refusals: string[]; loads: number; sessions: number }>;
   readonly gate: LocalGateTestApi;
+  /**
+   * The session's network decider, driven as the proxy will drive it (src/local/network/contract.ts): `submit` hands
+   * it one ConnectAttempt and returns its verdict (an ask goes to the real inbox) and the attempt's abort.
+   */
+  readonly network: {
+    readonly submit: (
+      sessionId: string,
+      attempt: ConnectAttempt,
+    ) => { readonly verdict: Promise<HostVerdict>; abort(): void } | undefined;
+    readonly grants: (sessionId: string) => readonly string[];
+    /** The session's open network asks (the objects the inbox holds). */
+    readonly asks: (sessionId: string) => readonly PendingAsk[];
+  };
 }
 
 /** The local gate's commands with the test's answers in place of pickers and modals (the same code runs). */
@@ -147,6 +160,18 @@ export function localTestApi(local: LocalAgents, tree: PendingTree, overrides: L
         };
       }
       return [...wire];
+    },
+    network: {
+      submit: (id, attempt) => {
+        const s = local.session(id);
+        if (!s) {
+          return undefined;
+        }
+        const ac = new AbortController();
+        return { verdict: s.network.decide(attempt, ac.signal), abort: () => ac.abort() };
+      },
+      grants: (id) => [...(local.session(id)?.network.grants ?? [])],
+      asks: (id) => [...(local.session(id)?.network.openAsks ?? [])],
     },
     gateGrants: (id) => (local.session(id)?.gate.grants ?? []).map((g) => ({ ...g })),
     bundleLoaded: () => local.bundleLoaded(),

@@ -31,7 +31,9 @@ export type DecidingRule =
   /** `fountain.local.requirePlan`: no call with effects before a plan. */
   | { readonly type: 'requirePlan' }
   /** Reads inside the workspace folders and allowed paths (built into the gate). */
-  | { readonly type: 'scope' };
+  | { readonly type: 'scope' }
+  /** A sandboxed agent's connection (src/local/network/decider.ts): its verdict's rule, e.g. `allowHosts: pypi.org`. */
+  | { readonly type: 'network'; readonly rule: string };
 
 export interface DecidedEntry {
   /** Epoch ms. */
@@ -95,6 +97,7 @@ const RuleSchema = z.union([
   }),
   z.object({ type: z.literal('requirePlan') }),
   z.object({ type: z.literal('scope') }),
+  z.object({ type: z.literal('network'), rule: z.string() }),
 ]);
 
 /** One stored line; lines that do not parse are skipped. */

@@ -72,6 +72,8 @@ export interface PendingAsk {
   readonly closed: Promise<AskClose>;
   /** Why the local gate asked (its rule, reason and pattern), when a gate decides this session. */
   readonly gate?: GateDecision;
+  /** Set on a network ask (src/local/network/decider.ts): the host and port it is about, and its narrowest pattern. */
+  readonly network?: { readonly host: string; readonly port: number; readonly pattern: string };
 }
 
 /** The inbox side: receives each ask. It must not answer by itself. */
@@ -112,8 +114,11 @@ export interface PermissionDecision {
 
 let nextAskId = 1;
 
-class Ask implements PendingAsk {
-  readonly id = `local-ask-${nextAskId++}`;
+/**
+ * What every ask shares (the gate's here, the network decider's in ./network/decider.ts): it closes once, its
+ * timeout sends `onTimeout`, and answer() sends only an option the request offered, and only while it is open.
+ */
+export abstract class AskBase {
   readonly askedAt = Date.now();
   readonly deadline: number;
   readonly closed: Promise<AskClose>;
@@ -122,16 +127,13 @@ class Ask implements PendingAsk {
   private done: AskClose | undefined;
 
   constructor(
-    readonly agentName: string,
     readonly request: LocalPermissionRequest,
-    readonly policyKey: string | null,
-    readonly matchedBy: PolicyMatch,
     timeoutMs: number,
-    readonly gate?: GateDecision,
+    onTimeout: LocalOutcome,
   ) {
     this.deadline = this.askedAt + timeoutMs;
     this.closed = new Promise((r) => (this.resolveClosed = r));
-    this.timer = setTimeout(() => this.close({ reason: 'timeout', sent: denyOutcome(request.options) }), timeoutMs);
+    this.timer = setTimeout(() => this.close({ reason: 'timeout', sent: onTimeout }), timeoutMs);
   }
 
   get isOpen(): boolean {
@@ -157,6 +159,21 @@ class Ask implements PendingAsk {
     }
     this.close({ reason: 'answered', sent: { outcome: 'selected', optionId } });
     return 'sent';
+  }
+}
+
+class Ask extends AskBase implements PendingAsk {
+  readonly id = `local-ask-${nextAskId++}`;
+
+  constructor(
+    readonly agentName: string,
+    request: LocalPermissionRequest,
+    readonly policyKey: string | null,
+    readonly matchedBy: PolicyMatch,
+    timeoutMs: number,
+    readonly gate?: GateDecision,
+  ) {
+    super(request, timeoutMs, denyOutcome(request.options));
   }
 }
 

@@ -58,6 +58,8 @@ export const DecidedStrings = {
         return vscode.l10n.t('plan first (setting fountain.local.requirePlan)');
       case 'scope':
         return vscode.l10n.t('reads inside the workspace folders and fountain.local.allowPaths');
+      case 'network':
+        return vscode.l10n.t('the network rule "{0}"', inertLine(r.rule, 200));
     }
   },
   rules: (rules: readonly DecidingRule[]): string =>
@@ -71,6 +73,9 @@ export const DecidedStrings = {
   tooltipSent: (sent: string) => vscode.l10n.t('Sent to the agent: {0}', sent),
   tooltipAt: (t: string) => vscode.l10n.t('At: {0}', t),
   noAsk: vscode.l10n.t('The built-in denylist refuses this in every mode; nothing makes it ask.'),
+  networkNoAsk: vscode.l10n.t(
+    "A connection is decided by its address, the agent's model hosts, the mode, fountain.local.allowHosts and the session's host grants: remove the entry from fountain.local.allowHosts to make it ask.",
+  ),
 };
 
 /** What an entry is about: its command, else its paths, URL or title (raw: render it inert). */
@@ -80,5 +85,5 @@ export function decidedSubject(e: DecidedEntry): string | undefined {
 
 /** Whether Make This Ask is offered for an entry: not for the denylist or the gate's own read rule alone. */
 export function canMakeAsk(e: DecidedEntry): boolean {
-  return e.by.some((r) => r.type !== 'denylist' && r.type !== 'scope');
+  return e.by.some((r) => r.type !== 'denylist' && r.type !== 'scope' && r.type !== 'network');
 }

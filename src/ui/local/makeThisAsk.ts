@@ -188,6 +188,8 @@ function changeFor(deps: MakeAskDeps, e: DecidedEntry, rule: DecidingRule): Chan
       return DecidedStrings.noAsk;
     case 'scope':
       return S.scopeExplained;
+    case 'network':
+      return DecidedStrings.networkNoAsk;
   }
 }
 
@@ -223,9 +225,13 @@ async function pickRule(rules: readonly DecidingRule[]): Promise<DecidingRule | 
 
 /** The whole flow: the rule (picked when several made the decision), the confirmation, then the change. */
 export async function makeThisAsk(deps: MakeAskDeps, e: DecidedEntry): Promise<MakeAskResult> {
-  const offered = e.by.filter((r) => r.type !== 'denylist' && r.type !== 'scope');
+  const offered = e.by.filter((r) => r.type !== 'denylist' && r.type !== 'scope' && r.type !== 'network');
   if (offered.length === 0) {
-    const message = e.by.some((r) => r.type === 'denylist') ? DecidedStrings.noAsk : S.scopeExplained;
+    const message = e.by.some((r) => r.type === 'denylist')
+      ? DecidedStrings.noAsk
+      : e.by.some((r) => r.type === 'network')
+        ? DecidedStrings.networkNoAsk
+        : S.scopeExplained;
     void vscode.window.showInformationMessage(message);
     return { kind: 'none', message };
   }

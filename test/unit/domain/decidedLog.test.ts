@@ -171,6 +171,26 @@ describe('decided without you: the log', () => {
     );
   });
 
+  it('keeps a network verdict with its rule and reads it back', async () => {
+    const backend = new MemoryHistoryBackend();
+    const log = new DecidedLog(backend);
+    await log.load();
+    const net = entry({
+      kind: 'fetch',
+      command: undefined,
+      url: 'pypi.org:443',
+      verdict: 'deny',
+      rule: 'deny: loopback',
+      sent: 'refused',
+      by: [{ type: 'network', rule: 'deny: loopback' }],
+    });
+    await log.record(net);
+    const again = new DecidedLog(backend);
+    await again.load();
+    assert.deepEqual(again.latest()[0].by, [{ type: 'network', rule: 'deny: loopback' }]);
+    assert.equal(again.latest()[0].url, 'pypi.org:443');
+  });
+
   it('skips an entry or a line that does not parse', async () => {
     const backend = new MemoryHistoryBackend();
     backend.current = ['{"at":1}', 'not json', JSON.stringify(entry({ at: 9 }))];
