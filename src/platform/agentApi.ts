@@ -1,3 +1,4 @@
+import type { ListedAgent } from '../domain/agentChoices';
 import type { AgentRecord } from '../domain/provenance';
 import type { ApiClient } from '../protocol/apiClient';
 import { checkServerUrl } from '../protocol/fountainClient';
@@ -34,6 +35,12 @@ export class AgentApi {
     return toRecord(await api.getAgent(agentId, signal), agentId);
   }
 
+  /** `GET /api/agents`: the agents the key may see, for the policy editor's picker. */
+  async listAgents(server: string, signal?: AbortSignal): Promise<ListedAgent[]> {
+    const api = await this.client(server);
+    return (await api.listAgents(signal)).map(toListed);
+  }
+
   /** PATCH `{permission_policy}`; throws FountainHttpError (422 with the changeset) or FountainNetworkError. */
   async patchPolicy(server: string, agentId: string, policy: Record<string, unknown>): Promise<AgentRecord> {
     const api = await this.client(server);
@@ -52,6 +59,24 @@ export class AgentApi {
     }
     return api;
   }
+}
+
+function toListed(a: WireAgent): ListedAgent {
+  const str = (v: string | null | undefined) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const fields = {
+    name: str(a.name),
+    runtime: str(a.runtime),
+    sandboxProvider: str(a.sandbox_provider),
+    sandboxMode: str(a.sandbox_mode),
+    conversationCount:
+      typeof a.conversation_count === 'number' && Number.isInteger(a.conversation_count) && a.conversation_count >= 0
+        ? a.conversation_count
+        : undefined,
+  };
+  return {
+    id: a.id,
+    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+  };
 }
 
 function toRecord(a: WireAgent, fallbackId: string): AgentRecord {

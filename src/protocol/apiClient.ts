@@ -17,6 +17,8 @@ import { errorMessage } from './failures';
 import { sendRequest, type RawResponse } from './request';
 import {
   AgentEnvelopeSchema,
+  AgentListSchema,
+  AgentSchema,
   AuthMeSchema,
   ConversationEnvelopeSchema,
   ConversationListSchema,
@@ -157,6 +159,22 @@ export class ApiClient {
       throw new FountainNetworkError(`Unexpected /api/auth/me answer: ${describeIssues(r.error)}`);
     }
     return r.data;
+  }
+
+  /** `GET /api/agents`: the caller's agents; a malformed item is logged and left out. */
+  async listAgents(signal?: AbortSignal): Promise<WireAgent[]> {
+    const list = AgentListSchema.safeParse(await this.getJson('/api/agents', signal));
+    if (!list.success) {
+      throw new FountainNetworkError(`Unexpected agent list: ${describeIssues(list.error)}`);
+    }
+    const out: WireAgent[] = [];
+    for (const item of list.data.data) {
+      const a = parseOrLog(AgentSchema, item, 'a malformed agent in the list', this.opts.env.logger);
+      if (a) {
+        out.push(a);
+      }
+    }
+    return out;
   }
 
   /** `GET /api/agents/{id}`. */

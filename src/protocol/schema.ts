@@ -50,13 +50,21 @@ export type WireConversation = z.infer<typeof ConversationSchema>;
 export const ConversationListSchema = z.looseObject({ data: z.array(z.unknown()) });
 export const ConversationEnvelopeSchema = z.looseObject({ data: z.unknown() });
 
+/** Fountain's AgentJSON: the fields the client reads (the rest passes through). */
 export const AgentSchema = z.looseObject({
   id: nonEmpty(),
   name: optStr,
   permission_policy: z.nullish(anyObject()),
+  runtime: optStr,
+  sandbox_provider: optStr,
+  sandbox_mode: optStr,
+  conversation_count: z.nullish(z.number()),
+  updated_at: optStr,
 });
 export type WireAgent = z.infer<typeof AgentSchema>;
 export const AgentEnvelopeSchema = z.looseObject({ data: AgentSchema });
+/** `GET /api/agents`: `{data: [...]}`, items checked one by one with AgentSchema. */
+export const AgentListSchema = z.looseObject({ data: z.array(z.unknown()) });
 
 // ---------- stream payloads (§4) ----------
 

@@ -84,6 +84,8 @@ export interface StartOptions {
   machineSettings?: Record<string, unknown>;
   /** A fixed port (the demo); a free one otherwise. */
   port?: number;
+  /** code-server's `--locale` (the display language; it needs an installed language pack for that language). */
+  locale?: string;
 }
 
 export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
@@ -118,6 +120,7 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     ...(opts.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(opts.locale ? ['--locale', opts.locale] : []),
   ];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -55,6 +55,52 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
+/**
+ * Installs the test language pack of `locale` into the run's extensions folder, and records it in the server's
+ * language-pack cache (<user-data>/languagepacks.json, in the shape VS Code's LanguagePacksCache writes): code-server
+ * fills that cache when a pack is installed from the running workbench, not from its `--install-extension` CLI, and
+ * without the entry `--locale` falls back to English.
+ */
+function installLanguagePack(runDir: string, locale: string): void {
+  const source = path.join(ROOT, 'test/fixtures', `language-pack-${locale}`);
+  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')) as {
+    name: string;
+    publisher: string;
+    version: string;
+    contributes: { localizations: { localizedLanguageName: string; translations: { id: string; path: string }[] }[] };
+  };
+  const vsix = path.join(runDir, `language-pack-${locale}.vsix`);
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/@vscode/vsce/vsce'),
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      '--skip-license',
+      '--out',
+      vsix,
+    ],
+    { cwd: source, stdio: 'pipe' },
+  );
+  installVsix(runDir, vsix);
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const installed = path.join(runDir, 'extensions', `${id}-${manifest.version}`);
+  const loc = manifest.contributes.localizations[0];
+  if (!fs.existsSync(installed) || !loc) {
+    throw new Error(`the test language pack ${id} was not installed into ${installed}`);
+  }
+  const cache = {
+    [locale]: {
+      hash: `${id}@${manifest.version}`,
+      extensions: [{ extensionIdentifier: { id }, version: manifest.version }],
+      translations: Object.fromEntries(loc.translations.map((t) => [t.id, path.join(installed, t.path)])),
+      label: loc.localizedLanguageName,
+    },
+  };
+  fs.writeFileSync(path.join(runDir, 'user-data', 'languagepacks.json'), JSON.stringify(cache));
+}
+
 /** Builds the production bundle and packages the .vsix the user would install. */
 export function packageVsix(outFile: string): void {
   execFileSync(process.execPath, [path.join(ROOT, 'esbuild.mjs'), '--production'], { cwd: ROOT, stdio: 'inherit' });
@@ -83,12 +129,20 @@ export async function openWorkbench(
     machineSettings?: Record<string, unknown>;
     /** More environment for code-server and so its extension host (e.g. PATH and the scripted model for local agents). */
     env?: Record<string, string>;
+    /**
+     * The display language, e.g. 'de': the test language pack for it (test/fixtures/language-pack-<locale>/) is
+     * installed and code-server started with `--locale`. English otherwise.
+     */
+    locale?: string;
   } = {},
 ): Promise<Workbench> {
   const runDir = makeRunDir('fountain-ui-');
   const vsix = path.join(runDir, 'fountain-approvals.vsix');
   packageVsix(vsix);
   installVsix(runDir, vsix);
+  if (opts.locale) {
+    installLanguagePack(runDir, opts.locale);
+  }
   let server: LocalServer | undefined;
   let cs: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -111,6 +165,7 @@ export async function openWorkbench(
       env,
       userSettings: { ...QUIET_SETTINGS, ...opts.userSettings },
       machineSettings: { 'fountain.serverUrl': serverUrl, ...opts.machineSettings },
+      ...(opts.locale ? { locale: opts.locale } : {}),
     });
     browser = await launchBrowser(runDir);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -28,6 +28,21 @@ async function quickInput(page: Page, text: string, value: string): Promise<void
   await page.keyboard.press('Enter');
 }
 
+/** Clicks the agent picker's row whose label is exactly `name`, after checking its detail names the id. */
+async function pickAgentByName(page: Page, name: string, id: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget', { hasText: 'pick an agent' });
+  await widget.waitFor({ state: 'visible', timeout: 30_000 });
+  await widget.locator('input').first().fill(name); // the list filters by name; the rows below it are virtual
+  const row = widget
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) })
+    .first();
+  await row.waitFor({ timeout: 30_000 });
+  const text = await row.innerText();
+  assert.ok(text.includes(`Agent id: ${id}`) && text.includes('gemini'), text);
+  await row.click();
+}
+
 describe('UI: editing an agent permission policy', function () {
   this.timeout(240_000);
   let wb: Workbench;
@@ -50,8 +65,8 @@ describe('UI: editing an agent permission policy', function () {
     assert.deepEqual(before.permission_policy, { default: 'ask' });
 
     await runCommand(page, 'Fountain: Edit Agent Permission Policy');
-    await quickInput(page, 'pick an agent', 'Enter an agent id');
-    await quickInput(page, 'Agent id', 'gemini');
+    // Picked by its name from the server's list (its id is only the detail), not by typing the id.
+    await pickAgentByName(page, 'Gemini CLI', 'gemini');
     // The key list: every ACP kind with its current verdict, plus default and ask_timeout.
     const keys = page.locator('.quick-input-widget', { hasText: 'Permission policy of' });
     await keys.waitFor({ state: 'visible', timeout: 30_000 });
@@ -92,8 +107,7 @@ describe('UI: editing an agent permission policy', function () {
     const before = await agent('gemini');
 
     await runCommand(page, 'Fountain: Edit Agent Permission Policy');
-    await quickInput(page, 'pick an agent', 'Enter an agent id');
-    await quickInput(page, 'Agent id', 'gemini');
+    await pickAgentByName(page, 'Gemini CLI', 'gemini');
     await quickInput(page, 'Permission policy of', 'search');
     await quickInput(page, 'Verdict for search', 'auto_allow');
     await quickInput(page, 'Review and Apply', 'Review and Apply');

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { HistoryLog } from '../../domain/history';
 import type { Inbox } from '../../domain/inbox';
+import { agentChoices, type SeenAgent } from '../../domain/agentChoices';
 import type { AgentRecord } from '../../domain/provenance';
 import { RISKY_KINDS, type Recommendation } from '../../domain/recommendations';
 import type { AgentApi } from '../../platform/agentApi';
@@ -25,10 +26,17 @@ import type { WaitingRequests } from '../always/alwaysContext';
 import { answerCovered } from '../always/alwaysModal';
 import { reviewPolicyChange } from '../always/policyDryRun';
 import { PolicyEditorStrings } from './policyEditorStrings';
-import type { EditView, KeyAction, KeyRow, PolicyPrompts } from './policyPrompts';
+import type { AgentPick, EditView, KeyAction, KeyRow, PolicyPrompts } from './policyPrompts';
 import type { ProvenanceService } from './provenanceService';
 
-export { vscodePolicyPrompts, type EditView, type KeyAction, type KeyRow, type PolicyPrompts } from './policyPrompts';
+export {
+  vscodePolicyPrompts,
+  type AgentPick,
+  type EditView,
+  type KeyAction,
+  type KeyRow,
+  type PolicyPrompts,
+} from './policyPrompts';
 
 export type EditResult =
   | { readonly kind: 'patched'; readonly policy: Record<string, unknown> }
@@ -66,21 +74,49 @@ export class PolicyEditor {
     private readonly httpError: typeof FountainHttpError,
   ) {}
 
-  /** Agents known on `server`: from conversations in the inbox and from the approval history. */
-  knownAgents(server: string): { id: string; name?: string }[] {
-    const seen = new Map<string, string | undefined>();
+  /** Agents this window saw on `server`: in conversations of the inbox and answers of the history, with when. */
+  knownAgents(server: string): SeenAgent[] {
+    const seen = new Map<string, { name?: string; runtime?: string; lastActive: number }>();
+    // The inbox's conversations are read first: their names and runtimes win over older history entries.
+    const note = (id: string, at: number, name?: string, runtime?: string) => {
+      const s = seen.get(id) ?? { lastActive: 0 };
+      seen.set(id, {
+        ...s,
+        ...(name && !s.name ? { name } : {}),
+        ...(runtime && !s.runtime ? { runtime } : {}),
+        lastActive: Math.max(s.lastActive, at),
+      });
+    };
     for (const item of this.inbox.all()) {
       const c = item.conversation;
       if (c.server === server && c.agentId) {
-        seen.set(c.agentId, c.agentName ?? seen.get(c.agentId));
+        note(c.agentId, item.askedAt, c.agentName, c.runtime);
       }
     }
     for (const e of this.history.entries()) {
-      if (e.server === server && e.agentId && !seen.has(e.agentId)) {
-        seen.set(e.agentId, e.agentName);
+      if (e.server === server && e.agentId) {
+        note(e.agentId, e.at, e.agentName, e.runtime);
       }
     }
-    return [...seen].map(([id, name]) => (name ? { id, name } : { id }));
+    return [...seen].map(([id, s]) => ({ id, ...s }));
+  }
+
+  /**
+   * The picker's agents: those this window saw at once, then with the server's list merged in. A list that cannot
+   * be read (a key without the scope, the network) leaves the seen ones and is logged.
+   */
+  agentPick(server: string): AgentPick {
+    const seen = this.knownAgents(server);
+    return {
+      seen: agentChoices(undefined, seen),
+      full: this.api.listAgents(server).then(
+        (listed) => ({ choices: agentChoices(listed, seen), listFailed: false }),
+        (err: unknown) => {
+          this.log.warn(`the list of agents on ${server} could not be read: ${errorDetail(err)}`);
+          return { choices: agentChoices(undefined, seen), listFailed: true };
+        },
+      ),
+    };
   }
 
   async edit(req: EditRequest, prompts: PolicyPrompts): Promise<EditResult> {
@@ -89,7 +125,7 @@ export class PolicyEditor {
       prompts.showError(PolicyEditorStrings.notConfigured);
       return { kind: 'failed', message: 'not configured' };
     }
-    const agentId = req.agentId ?? (await prompts.pickAgent(this.knownAgents(server)));
+    const agentId = req.agentId ?? (await prompts.pickAgent(this.agentPick(server)));
     if (!agentId) {
       return { kind: 'cancelled', stage: 'agent' };
     }

@@ -2,8 +2,17 @@
 import * as vscode from 'vscode';
 import { showErrorWithLogs } from '../../platform/window';
 import { DEFAULT_KEY, VERDICTS, type Verdict } from '../../policy';
+import type { AgentChoice } from '../../domain/agentChoices';
 import { inertLine, pickText } from '../display';
+import { Counted } from '../plainWords';
+import { Time } from '../time';
 import { PolicyEditorStrings, RiskStrings } from './policyEditorStrings';
+
+/** The agents to pick from: those this window saw, shown at once, and the same with the server's list merged in. */
+export interface AgentPick {
+  readonly seen: readonly AgentChoice[];
+  readonly full: Promise<{ readonly choices: readonly AgentChoice[]; readonly listFailed: boolean }>;
+}
 
 /** A change the user picked in the key list. */
 export type KeyAction =
@@ -30,7 +39,8 @@ export interface EditView {
 
 /** Every user interaction of the edit flow; the real one uses QuickPicks, tests script it. */
 export interface PolicyPrompts {
-  pickAgent(choices: readonly { id: string; name?: string }[]): Promise<string | undefined>;
+  /** The agent whose policy to edit, by its id (picked by name, or typed); undefined: cancelled. */
+  pickAgent(pick: AgentPick): Promise<string | undefined>;
   pickKey(view: EditView): Promise<KeyAction | undefined>;
   pickVerdict(key: string, current: Verdict, explicit: boolean): Promise<Verdict | 'remove' | undefined>;
   inputTimeout(current: unknown): Promise<string | undefined>;
@@ -50,6 +60,81 @@ export interface PolicyPrompts {
   showInfo(message: string): void;
 }
 
+const OTHER_AGENT = Symbol('another agent');
+type AgentItem = vscode.QuickPickItem & { readonly id?: string | typeof OTHER_AGENT };
+
+/** One agent as a pick: its name (else plain words and its runtime), what runs it, and its id as the detail. */
+function agentItem(a: AgentChoice, now: number): AgentItem {
+  const sandbox = [a.sandboxProvider, a.sandboxMode].filter((v): v is string => v !== undefined).join(' ');
+  const activity = [
+    ...(a.lastActive !== undefined ? [PolicyEditorStrings.lastActive(Time.ago(Math.max(0, now - a.lastActive)))] : []),
+    ...(a.conversationCount !== undefined ? [Counted.conversations(a.conversationCount)] : []),
+  ];
+  return {
+    label: a.name !== undefined ? pickText(a.name) : PolicyEditorStrings.unnamedAgentPick,
+    description: [
+      ...(a.runtime !== undefined ? [pickText(a.runtime)] : []),
+      ...(sandbox ? [PolicyEditorStrings.sandbox(pickText(sandbox))] : []),
+      ...activity,
+    ].join(' · '),
+    detail: PolicyEditorStrings.agentIdDetail(pickText(a.id)),
+    id: a.id,
+  };
+}
+
+/**
+ * The agent QuickPick: the agents this window saw at once, busy until the server's list comes, then all of them
+ * (the active row kept). Last, the way to type an id for an agent the list does not show.
+ */
+async function pickAgentItem(pick: AgentPick): Promise<string | typeof OTHER_AGENT | undefined> {
+  const qp = vscode.window.createQuickPick<AgentItem>();
+  qp.title = PolicyEditorStrings.pickAgentTitle;
+  qp.placeholder = PolicyEditorStrings.pickAgentPlaceholder;
+  qp.ignoreFocusOut = true;
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  const other: AgentItem = {
+    label: PolicyEditorStrings.otherAgent,
+    detail: PolicyEditorStrings.otherAgentDetail,
+    alwaysShow: true,
+    id: OTHER_AGENT,
+  };
+  const show = (choices: readonly AgentChoice[], note?: string) => {
+    const active = qp.activeItems[0]?.id;
+    const now = Date.now();
+    const items: AgentItem[] = [
+      ...(note ? [{ label: note, kind: vscode.QuickPickItemKind.Separator }] : []),
+      ...choices.map((a) => agentItem(a, now)),
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      other,
+    ];
+    qp.items = items;
+    const keep = items.find((i) => i.id !== undefined && i.id === active);
+    if (keep) {
+      qp.activeItems = [keep];
+    }
+  };
+  show(pick.seen);
+  qp.busy = true;
+  let done = false;
+  void pick.full.then(({ choices, listFailed }) => {
+    if (!done) {
+      qp.busy = false;
+      show(choices, listFailed ? PolicyEditorStrings.agentListFailed : undefined);
+    }
+  });
+  try {
+    return await new Promise((resolve) => {
+      qp.onDidAccept(() => resolve(qp.selectedItems[0]?.id));
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+  } finally {
+    done = true;
+    qp.dispose();
+  }
+}
+
 /**
  * The policy editor's real prompts: QuickPicks, an input box, a diff editor and a modal. `putDocs` stores the two
  * policies as documents of the `fountain-policy:` content provider and returns their URIs.
@@ -58,26 +143,13 @@ export function vscodePolicyPrompts(
   putDocs: (before: Record<string, unknown>, after: Record<string, unknown>) => { left: vscode.Uri; right: vscode.Uri },
 ): PolicyPrompts {
   return {
-    pickAgent: async (choices) => {
-      type P = vscode.QuickPickItem & { id?: string };
-      const items: P[] = choices.map((c) => ({
-        label: pickText(c.name ?? c.id),
-        description: c.name ? pickText(c.id) : undefined,
-        id: c.id,
-      }));
-      items.push({ label: PolicyEditorStrings.enterAgentId, alwaysShow: true });
-      const pick = await vscode.window.showQuickPick(items, {
-        title: PolicyEditorStrings.pickAgentTitle,
-        placeHolder: PolicyEditorStrings.pickAgentPlaceholder,
-        ignoreFocusOut: true,
-      });
-      if (!pick) {
-        return undefined;
-      }
-      if (pick.id) {
-        return pick.id;
+    pickAgent: async (pick) => {
+      const id = await pickAgentItem(pick);
+      if (id !== OTHER_AGENT) {
+        return id;
       }
       const typed = await vscode.window.showInputBox({
+        title: PolicyEditorStrings.pickAgentTitle,
         prompt: PolicyEditorStrings.agentIdPrompt,
         ignoreFocusOut: true,
       });

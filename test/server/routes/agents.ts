@@ -38,10 +38,14 @@ async function patchAgent(s: ServerContext, { params, req }: RouteCtx): Promise<
 
 export function agentRoutes(s: ServerContext): Route[] {
   return [
-    apiRoute('GET', /^\/api\/agents$/, 'listAgents', 'full', () => ({
-      status: 200,
-      body: { data: [...s.store.agents.values()].map(agentJson) },
-    })),
+    apiRoute('GET', /^\/api\/agents$/, 'listAgents', 'full', () => {
+      // Fountain's AgentJSON also counts the agent's conversations (`conversation_count`).
+      const count = (id: string) => [...s.store.conversations.values()].filter((c) => c.agent_id === id).length;
+      return {
+        status: 200,
+        body: { data: [...s.store.agents.values()].map((a) => ({ ...agentJson(a), conversation_count: count(a.id) })) },
+      };
+    }),
     apiRoute('GET', /^\/api\/agents\/([^/]+)$/, 'getAgent', 'full', ({ params }) => {
       const a = s.store.agents.get(decodeURIComponent(params[0]));
       return a ? { status: 200, body: { data: agentJson(a) } } : notFound;
