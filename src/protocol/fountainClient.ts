@@ -195,6 +195,19 @@ export class FountainClient extends Disposable {
       .catch((e: unknown): AnswerResult => ({ kind: 'network', message: errorMessage(e) }));
   }
 
+  /**
+   * Reads back whether an answer whose response never reached this window took (one another window POSTed before it
+   * went away): the server's own record, read as after a lost response. Sends nothing; `network` when it cannot tell.
+   * Not cut short when this client is replaced meanwhile (the takeover that follows a leader's going away does so):
+   * the request timeouts bound it.
+   */
+  settleLostAnswer(key: RequestKey, optionId: string, afterCursor?: string): Promise<AnswerResult> {
+    if (!this.api || key.server !== this.server || this.isDisposed) {
+      return Promise.resolve({ kind: 'network', message: `not connected to ${key.server}` });
+    }
+    return this.api.verifyLostAnswer(key.conversationId, key.requestId, optionId, afterCursor);
+  }
+
   override dispose(): void {
     if (this.isDisposed) {
       return;

@@ -135,6 +135,15 @@ export class FountainSession extends Disposable implements AnswerSource {
     return client.answer(key, optionId);
   }
 
+  /** Reads back whether an answer sent by another window took (FountainClient.settleLostAnswer); sends nothing. */
+  settleLostAnswer(key: RequestKey, optionId: string, afterCursor?: string): Promise<AnswerResult> {
+    const client = this._client.value;
+    if (!client || client.server !== key.server) {
+      return Promise.resolve({ kind: 'network', message: `reconnecting to ${key.server}` });
+    }
+    return client.settleLostAnswer(key, optionId, afterCursor);
+  }
+
   reconnect(): boolean {
     if (!this._client.value) {
       return false;

@@ -82,6 +82,12 @@ export class SharedCursorStore implements CursorStore {
   }
 }
 
+/** This window's own Fountain answer path (the FountainSession). */
+export interface WindowAnswerSender extends AnswerSource {
+  /** Reads back whether an answer another window sent took, sending nothing (`network`: it cannot tell). */
+  settleLostAnswer(key: RequestKey, optionId: string, afterCursor?: string): Promise<AnswerResult>;
+}
+
 export interface WindowSyncOptions {
   /** The storage folder every window of this VS Code shares (context.globalStorageUri.fsPath). */
   readonly dir: string;
@@ -90,8 +96,8 @@ export interface WindowSyncOptions {
   readonly log: HubLog;
   readonly inbox: Inbox;
   readonly stream: StreamHolder;
-  /** The one answer POST of this window's connection (the FountainSession). */
-  readonly sender: AnswerSource;
+  /** The one answer POST of this window's connection, and its read-back of a lost one (the FountainSession). */
+  readonly sender: WindowAnswerSender;
   readonly cursors: SharedCursorStore;
   /** True for a local agent's request (src/session/localSource.ts isLocalSource): never shared, never answered here. */
   readonly isLocal: (server: string) => boolean;
@@ -303,8 +309,14 @@ export class WindowSync extends Disposable {
     return result;
   }
 
-  /** Follower: the leader answers through its inbox; a lost leader is a retryable network result. */
+  /**
+   * Follower: the leader answers through its inbox. When the leader goes away (or never replies), it may have POSTed
+   * first: the server's record, read after the cursor of this moment, says whether the answer took, so a request
+   * already answered is not offered for answering again; only when that cannot tell is it a retryable network result.
+   */
   private async _askLeader(key: RequestKey, optionId: string): Promise<AnswerResult> {
+    const at = this.hub.cursor;
+    const after = isObject(at) && typeof at.cursor === 'string' ? at.cursor : undefined;
     try {
       const body = { t: 'answer', key: { ...key }, optionId };
       const reply = await this.hub.request(body, ANSWER_TIMEOUT_MS);
@@ -318,6 +330,13 @@ export class WindowSync extends Disposable {
       return refusalResult(REFUSALS.has(refused) ? (refused as AnswerRefusal['kind']) : 'malformed');
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
+      const settled = await this.o.sender.settleLostAnswer(key, optionId, after);
+      if (settled.kind !== 'network') {
+        this.o.log.info(
+          `hub: the leader did not reply to the answer to ${key.requestId} (${why}); the server says ${settled.kind}`,
+        );
+        return settled;
+      }
       return { kind: 'network', message: `the window holding the Fountain connection did not answer (${why})` };
     }
   }

@@ -37,6 +37,8 @@ interface Seen {
   /** A local agent's request: its tool call id (what the agent's log names). */
   readonly toolCallId?: string;
   closedAs?: string;
+  /** When the inbox closed it (its state's time, else when this user first saw it closed). */
+  closedAt?: number;
 }
 
 interface Attempt {
@@ -160,8 +162,9 @@ export async function run(): Promise<void> {
         unsent.seen.push(s);
       }
       if (!item.pending && !s.closedAs) {
-        const st = item.state as { kind: string; reason?: string; cause?: string };
+        const st = item.state as { kind: string; reason?: string; cause?: string; at?: unknown };
         s.closedAs = [st.kind, st.reason ?? st.cause].filter(Boolean).join(': ');
+        s.closedAt = typeof st.at === 'number' ? st.at : now;
         unsent.seen.push(s);
       }
       const plan = planOf(item.label);

@@ -24,7 +24,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Report {
   host: string;
   heap: number;
-  seen: { requestId: string; server: string; firstSeenAt: number; closedAs?: string; toolCallId?: string }[];
+  seen: {
+    requestId: string;
+    server: string;
+    firstSeenAt: number;
+    closedAs?: string;
+    closedAt?: number;
+    toolCallId?: string;
+  }[];
   attempts: { requestId: string; toolCallId?: string; optionId: string; at: number; result?: string }[];
   local?: { at: number; what: string }[];
 }
@@ -90,6 +97,7 @@ export async function main(): Promise<void> {
             const tc = s.toolCallId ?? '?';
             const l = localShown.get(tc) ?? { host: rep.host, firstSeenAt: s.firstSeenAt };
             l.closedAs ??= s.closedAs;
+            l.closedAt ??= s.closedAt;
             localShown.set(tc, l);
             continue;
           }
@@ -274,11 +282,11 @@ export async function main(): Promise<void> {
     result.rows.push(['held by the server after the count ended (outside it)', String(afterCount.length)]);
     result.problems.push(...afterCount.map((id) => `held after the count ended, so not counted: ${id}`));
     const logs = readAgentLogs(agentsDir);
-    const clicked = new Map<string, { optionId: string; at: number }[]>();
+    const clicked = new Map<string, { optionId: string; at: number; result?: string }[]>();
     for (const a of results) {
       const tc = a.toolCallId;
       if (tc) {
-        clicked.set(tc, [...(clicked.get(tc) ?? []), { optionId: a.optionId, at: a.at }]);
+        clicked.set(tc, [...(clicked.get(tc) ?? []), { optionId: a.optionId, at: a.at, result: a.result }]);
       }
     }
     const local = reconcileLocal({ ...logs, restarts, shown: localShown, clicked });

@@ -25,7 +25,12 @@ export interface LocalShown {
   readonly host: string;
   readonly firstSeenAt: number;
   closedAs?: string;
+  /** When the inbox closed it. */
+  closedAt?: number;
 }
+
+/** A closing that says the agent exited (the inbox's `conversationEnded: agent_exited`). */
+const EXITED = /agent_exited/;
 
 export interface AgentRequest {
   readonly agent: number;
@@ -93,8 +98,8 @@ export function reconcileLocal(o: {
   crashes: number;
   restarts: number;
   shown: ReadonlyMap<string, LocalShown>;
-  /** The user's answers by tool call id (the options clicked, and when). */
-  clicked: ReadonlyMap<string, { optionId: string; at: number }[]>;
+  /** The user's answers by tool call id (the options clicked, when, and what the extension made of each). */
+  clicked: ReadonlyMap<string, { optionId: string; at: number; result?: string }[]>;
 }): { rows: [string, string][]; sent: number; shown: number; lost: number; duplicates: number; problems: string[] } {
   const problems: string[] = [];
   let shown = 0;
@@ -106,6 +111,15 @@ export function reconcileLocal(o: {
   let open = 0;
   const exited = new Map<string, number>();
   let exitedUnshown = 0;
+  let crashRace = 0;
+  // When the extension knew each agent had gone: the first of its requests the inbox closed as "agent exited".
+  const sawExit = new Map<number, number>();
+  for (const r of o.requests) {
+    const s = o.shown.get(r.toolCallId);
+    if (s?.closedAt !== undefined && EXITED.test(s.closedAs ?? '')) {
+      sawExit.set(r.agent, Math.min(sawExit.get(r.agent) ?? Infinity, s.closedAt));
+    }
+  }
   for (const r of o.requests) {
     const s = o.shown.get(r.toolCallId);
     if (s) {
@@ -141,16 +155,23 @@ export function reconcileLocal(o: {
       if (!s) {
         exitedUnshown++;
       } else if (r.exitedAs === 'crash') {
-        // Its agent is gone: the inbox must close it as such, and nothing may be answered after the exit (an answer
-        // clicked just before the crash, that the agent did not read, is not one).
-        const late = (o.clicked.get(r.toolCallId) ?? []).filter((c) => c.at > (r.exitAt ?? Infinity) + 500);
+        // Its agent is gone: the inbox must close it as such, and accept no answer once it knows (it knows when it
+        // closes the agent's requests "agent exited"). An answer accepted after the agent's own exit but before the
+        // extension read it (its pipe still held unread lines) is the crash race: counted, and the agent never read it.
+        const knew = sawExit.get(r.agent) ?? Infinity;
+        const accepted = (o.clicked.get(r.toolCallId) ?? []).filter((c) => c.result === 'answered');
+        const late = accepted.filter((c) => c.at > knew);
         if (!s.closedAs) {
           problems.push(`local: ${r.toolCallId} still shown open after its agent crashed`);
         } else if (/withdrawn/.test(s.closedAs)) {
           // The agent did not withdraw it: it crashed, and the inbox must say so.
           problems.push(`local: ${r.toolCallId} closed as ${s.closedAs} after its agent crashed`);
         } else if (late.length) {
-          problems.push(`local: ${r.toolCallId} answered ${late.length} time(s) after its agent crashed`);
+          problems.push(
+            `local: ${r.toolCallId} answered ${late.length} time(s) after the extension saw its agent exit`,
+          );
+        } else if (accepted.some((c) => c.at > (r.exitAt ?? Infinity))) {
+          crashRace++;
         }
       }
     } else if (s) {
@@ -182,6 +203,7 @@ export function reconcileLocal(o: {
     ],
     ['local: closed by its agent exiting', `${[...exited.values()].reduce((a, b) => a + b, 0)} (${exitText})`],
     ['local: … of which the agent exited before it was shown', String(exitedUnshown)],
+    ['local: … answered after the agent exited, before the extension read its exit', String(crashRace)],
     ['local: still open at the end (shown)', String(open)],
     ['local: lost (sent, never shown nor answered)', String(lost)],
     ['local: duplicate responses', String(duplicates)],

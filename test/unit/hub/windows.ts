@@ -1,8 +1,30 @@
 /** Spawns real window processes (driver.ts) for the hub tests and waits, bounded, for what they report. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 
 const DRIVER = path.join(__dirname, 'driver.ts');
+let bundled: string | undefined;
+
+/**
+ * driver.ts bundled into one file in a folder every user can read, for a process of another user: the checkout may
+ * sit where only its owner can enter (CI clones it into a 0700 mktemp folder), where that user could load neither
+ * tsx nor the sources and exited before reporting anything. Built once per run.
+ */
+function driverForAnyUser(): string {
+  if (bundled === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-hub-driver-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.chmodSync(dir, 0o755);
+    const out = path.join(dir, 'driver.js');
+    esbuild.buildSync({ entryPoints: [DRIVER], outfile: out, bundle: true, platform: 'node', target: 'node20' });
+    fs.chmodSync(out, 0o644);
+    bundled = out;
+  }
+  return bundled;
+}
 /** Generous bound on any single wait: a failure shows as a timeout message, never a timing assertion. */
 export const WAIT_MS = 15_000;
 
@@ -29,9 +51,12 @@ export class Window {
   }
 
   static open(dir: string, windowId: string, extra: string[] = [], opts: SpawnOptions = {}): Window {
-    const child = spawn(process.execPath, ['--import', 'tsx', DRIVER, dir, windowId, ...extra], {
+    const otherUser = opts.uid !== undefined && opts.uid !== process.getuid?.();
+    const driver = otherUser ? [driverForAnyUser()] : ['--import', 'tsx', DRIVER];
+    const child = spawn(process.execPath, [...driver, dir, windowId, ...extra], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
+      ...(otherUser ? { cwd: path.dirname(driver[0]) } : {}),
       ...opts,
     });
     return new Window(windowId, child);

@@ -62,14 +62,11 @@ class TestWindow {
   ) {
     const session = this.session;
     const stream: StreamHolder = {
+      // Like src/platform/connection.ts: a follower keeps its HTTP client, without a stream.
       holdStream: (h) => {
-        if (h !== this.holds) {
+        if (h !== this.holds || !session.client) {
           this.holds = h;
-          if (h) {
-            session.connect({ url: server.url, key: server.apiKey });
-          } else {
-            session.disconnect();
-          }
+          session.connect({ url: server.url, key: server.apiKey }, undefined, h);
         }
       },
       mirror: (s) => void (this.mirrored = s),
@@ -208,6 +205,33 @@ unixOnly('WindowSync: the windows of one VS Code share one stream', function () 
     });
     const again = await answerThroughInbox(b.inbox, b.sync.answerSource, key, 'reject');
     assert.equal(again.kind, 'refused');
+    assert.equal(await answers(id), 1, 'one answer POST in all');
+  });
+
+  it("a follower's answer that the leader POSTed before it went away is settled from the server, not sent again", async () => {
+    const a = await open('a');
+    await waitFor('a to be connected', () => a.session.state.kind === 'connected');
+    const b = await open('b', true);
+    const { id, key } = await ask('touch leader-leaves-mid-answer.txt');
+    await waitFor('the request in b', pendingIn(b, key));
+    await waitFor('the request in a', pendingIn(a, key));
+    server.setLatency(1500);
+    try {
+      const answering = answerThroughInbox(b.inbox, b.sync.answerSource, key, 'allow');
+      await waitFor("the leader's POST at the server", () => {
+        return a.inbox.get(key)?.state.kind === 'answering' && server.inFlight().current > 0;
+      });
+      // The leader's window closes mid-answer: its hub goes first, its POST still reaches the server (the soak's case).
+      a.sync.dispose();
+      const first = await answering;
+      assert.equal(first.kind === 'sent' && first.result.kind, 'answered', 'the server recorded our option');
+      assert.equal(b.inbox.get(key)?.state.kind, 'answeredByYou');
+      const again = await answerThroughInbox(b.inbox, b.sync.answerSource, key, 'allow');
+      assert.equal(again.kind, 'refused', 'an answered request is not answered again');
+    } finally {
+      server.setLatency(0);
+    }
+    await waitFor('the POST in the log', async () => (await answers(id)) > 0);
     assert.equal(await answers(id), 1, 'one answer POST in all');
   });
 
