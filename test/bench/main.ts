@@ -2,7 +2,7 @@
  * `npm run bench`: every row beside a baseline measured in the same run, printed as a table. A target is a ratio to
  * that baseline (so a busy machine moves both sides); absolute figures are reported, not judged, except sizes and
  * counts, which load does not move. Not part of `npm test`. `--requests N` (default 30) sets the requests per
- * workbench section; `--only node|workbench` runs one half (for working on the bench; the README's table is a full
+ * workbench section; `--only node|workbench` runs one half, `--only '<group name>'` one group (for working on the bench; the README's table is a full
  * run). The workbench half starts code-server and Chromium under `flock /tmp/fountain-vscode.lock`.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -19,6 +19,7 @@ import { lastJson, runBundled } from './bundled';
 import { gateRows } from './gate';
 import { generate } from './gen';
 import { latency, STARTUP_MS } from './latency';
+import { networkProxyRows } from './networkProxy';
 import { sandboxRows } from './sandbox';
 import { TOAST_REQUESTS, toastLatencyBench } from './toasts';
 import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
@@ -322,6 +323,7 @@ const GROUPS: BenchGroup[] = [
   { name: 'Toast, stand-in vscode', half: 'node', run: toastRows },
   { name: 'Local agent start-up in the OS sandbox', half: 'node', needs: ['runtime'], run: sandboxRows },
   { name: 'Local gate decision time', half: 'node', run: async () => Promise.resolve(gateRows()) },
+  { name: 'Network proxy', half: 'node', run: networkProxyRows },
   {
     name: 'Real workbench',
     half: 'workbench',
@@ -355,7 +357,7 @@ async function main(): Promise<void> {
   const start = new Date();
   console.log(`node ${process.version}, ${start.toISOString()}`);
   const outcome = await runBench({
-    groups: GROUPS.filter((g) => !ONLY || g.half === ONLY),
+    groups: GROUPS.filter((g) => !ONLY || g.half === ONLY || g.name === ONLY),
     setups: SETUPS,
   });
   if (readme) {
