@@ -2,8 +2,9 @@
  * What the sandboxed agent's network proxy (src/local/network/proxy.ts, issue 28) costs, on its real Unix socket with
  * a decider that allows at once (an ask is the user's time, not the proxy's): the latency it adds to a model-style
  * request (a 1 KB JSON POST answered with 2 KB) against the same request sent directly, interleaved in one run, p50
- * and p99; and the throughput of a 50 MB download through a CONNECT tunnel (how HTTPS goes) against direct,
- * interleaved pairs. Raw sockets on every side, so that both sides of each pair do the same client work.
+ * and p99; and the throughput of a 50 MB download through a CONNECT tunnel (how HTTPS goes) against direct and
+ * against a bare relay (a pipe with no proxy in it), interleaved rounds, the downloading client and its server in a
+ * child process of their own. Raw sockets on every side, so that each side of a round does the same client work.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +19,7 @@ import { RawClient } from '../support/proxyPeers';
 import type { Row } from './table';
 
 const REQUESTS = 400;
-const DOWNLOAD_PAIRS = 9;
+const DOWNLOAD_ROUNDS = 9;
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -135,30 +136,64 @@ function downloader(): { rate: (sock?: string) => Promise<number>; stop: () => v
   };
 }
 
-async function throughput(sock: string): Promise<{ direct: number; tunnelled: number; ratio: number }> {
+/**
+ * A bare relay for reference: answers any CONNECT at once and pipes both ways, no parsing, no decision. What the
+ * proxy costs beyond relaying at all is the ratio of the two on the same machine in the same run.
+ */
+function startBareRelay(socketPath: string): Promise<net.Server> {
+  const server = net.createServer((c) => {
+    c.on('error', () => undefined);
+    c.once('data', (d: Buffer) => {
+      const port = Number(/:(\d+) /.exec(d.toString('latin1'))?.[1]);
+      const up = net.connect({ port, host: '127.0.0.1' }, () => {
+        c.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        c.pipe(up);
+        up.pipe(c);
+      });
+      up.on('error', () => c.destroy());
+    });
+  });
+  return new Promise((resolve) => server.listen(socketPath, () => resolve(server)));
+}
+
+interface Throughput {
+  direct: number;
+  bare: number;
+  tunnelled: number;
+  /** Medians of each round's tunnel / direct and tunnel / bare relay. */
+  ratio: number;
+  ratioToBare: number;
+}
+
+/** Rounds of three downloads (direct, the bare relay, the proxy's tunnel), the order rotating each round. */
+async function throughput(sock: string, bareSock: string): Promise<Throughput> {
   const { rate, stop } = downloader();
   try {
     await rate();
     await rate(sock); // warm-up
-    const direct: number[] = [];
-    const tunnelled: number[] = [];
-    const ratios: number[] = [];
-    for (let i = 0; i < DOWNLOAD_PAIRS; i++) {
-      // Which side goes first alternates.
-      let d: number;
-      let t: number;
-      if (i % 2) {
-        d = await rate();
-        t = await rate(sock);
-      } else {
-        t = await rate(sock);
-        d = await rate();
+    const got = { direct: [] as number[], bare: [] as number[], tunnelled: [] as number[] };
+    const ratio: number[] = [];
+    const ratioToBare: number[] = [];
+    const runs: [keyof typeof got, string | undefined][] = [
+      ['direct', undefined],
+      ['bare', bareSock],
+      ['tunnelled', sock],
+    ];
+    for (let i = 0; i < DOWNLOAD_ROUNDS; i++) {
+      for (let k = 0; k < runs.length; k++) {
+        const [name, via] = runs[(i + k) % runs.length];
+        got[name].push(await rate(via));
       }
-      direct.push(d);
-      tunnelled.push(t);
-      ratios.push(t / d);
+      ratio.push(got.tunnelled[i] / got.direct[i]);
+      ratioToBare.push(got.tunnelled[i] / got.bare[i]);
     }
-    return { direct: median(direct), tunnelled: median(tunnelled), ratio: median(ratios) };
+    return {
+      direct: median(got.direct),
+      bare: median(got.bare),
+      tunnelled: median(got.tunnelled),
+      ratio: median(ratio),
+      ratioToBare: median(ratioToBare),
+    };
   } finally {
     stop();
   }
@@ -167,6 +202,7 @@ async function throughput(sock: string): Promise<{ direct: number; tunnelled: nu
 export async function networkProxyRows(): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-proxy-bench-'));
   let proxy: HostProxy | undefined;
+  let bare: net.Server | undefined;
   try {
     proxy = await startHostProxy({
       socketPath: path.join(dir, 'proxy.sock'),
@@ -174,7 +210,8 @@ export async function networkProxyRows(): Promise<Row[]> {
       resolve: async () => Promise.resolve(['127.0.0.1']),
     });
     const lat = await latencies(proxy.socketPath);
-    const tp = await throughput(proxy.socketPath);
+    bare = await startBareRelay(path.join(dir, 'bare.sock'));
+    const tp = await throughput(proxy.socketPath, path.join(dir, 'bare.sock'));
     const ms = (xs: number[]) => `${pct(xs, 0.5).toFixed(2)} / ${pct(xs, 0.99).toFixed(2)} ms`;
     const added = (xs: number[]) => pct(xs, 0.5) - pct(lat.direct, 0.5);
     return [
@@ -187,17 +224,20 @@ export async function networkProxyRows(): Promise<Row[]> {
       ['added at p50, plain HTTP', `${added(lat.plain).toFixed(2)} ms`, '≤ 5 ms', added(lat.plain) <= 5],
       ['same through one CONNECT tunnel (how HTTPS goes), p50 / p99', ms(lat.tunnelled)],
       ['added at p50, CONNECT tunnel', `${added(lat.tunnelled).toFixed(2)} ms`, '≤ 5 ms', added(lat.tunnelled) <= 5],
-      [`50 MB download direct, median of ${DOWNLOAD_PAIRS} (baseline)`, `${tp.direct.toFixed(0)} MB/s`],
-      ['same through a CONNECT tunnel, median', `${tp.tunnelled.toFixed(0)} MB/s`],
+      [`50 MB download direct, median of ${DOWNLOAD_ROUNDS} (baseline)`, `${tp.direct.toFixed(0)} MB/s`],
+      ['same through a bare relay (CONNECT answered at once, piped; no proxy), median', `${tp.bare.toFixed(0)} MB/s`],
+      ['same through a CONNECT tunnel of the proxy, median', `${tp.tunnelled.toFixed(0)} MB/s`],
       [
-        `tunnel / direct, median of ${DOWNLOAD_PAIRS} interleaved pairs' ratios`,
+        `tunnel / direct, median of ${DOWNLOAD_ROUNDS} interleaved rounds' ratios`,
         tp.ratio.toFixed(2),
         '≥ 0.8',
         tp.ratio >= 0.8,
       ],
+      [`tunnel / bare relay, median of ${DOWNLOAD_ROUNDS} rounds' ratios`, tp.ratioToBare.toFixed(2), 'reported'],
     ];
   } finally {
     await proxy?.close();
+    bare?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
