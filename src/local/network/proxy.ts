@@ -48,12 +48,6 @@ export interface HostProxy {
   close(): Promise<void>;
 }
 
-export interface LoopbackHostProxy {
-  /** The port on 127.0.0.1 it listens on. */
-  readonly port: number;
-  close(): Promise<void>;
-}
-
 /** Request line and headers together, in bytes (Node's parser answers more with HPE_HEADER_OVERFLOW). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 
@@ -74,13 +68,6 @@ export async function startHostProxy(o: HostProxyUnixOptions): Promise<HostProxy
       fs.rmSync(o.socketPath, { force: true });
     },
   };
-}
-
-/** The same proxy on 127.0.0.1 and a free port, for tests and the bench (the product listens on a Unix socket). */
-export async function startLoopbackHostProxy(o: HostProxyOptions): Promise<LoopbackHostProxy> {
-  const core = new ProxyCore(o);
-  const server = await core.listen((s) => s.listen(0, '127.0.0.1'));
-  return { port: (server.address() as net.AddressInfo).port, close: () => core.close() };
 }
 
 function assertPrivateFolder(dir: string): void {
