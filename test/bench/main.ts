@@ -20,6 +20,7 @@ import { lastJson, runBundled } from './bundled';
 import { gateRows } from './gate';
 import { generate } from './gen';
 import { latency, STARTUP_MS } from './latency';
+import { networkProxyRows } from './networkProxy';
 import { sandboxRows } from './sandbox';
 import { TOAST_REQUESTS, toastLatencyBench } from './toasts';
 import { TREE_CONVERSATIONS, TREE_REQUESTS, treeRenderBench } from './tree';
@@ -332,6 +333,7 @@ const GROUPS: BenchGroup[] = [
   { name: 'Toast, stand-in vscode', half: 'node', run: toastRows },
   { name: 'Local agent start-up in the OS sandbox', half: 'node', needs: ['runtime'], run: sandboxRows },
   { name: 'Local gate decision time', half: 'node', run: async () => Promise.resolve(gateRows()) },
+  { name: 'Network proxy', half: 'node', run: networkProxyRows },
   {
     name: 'Real workbench',
     half: 'workbench',
