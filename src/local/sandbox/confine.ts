@@ -317,7 +317,11 @@ function createState(key: string, home: string, env: Readonly<Record<string, str
 }
 
 /** `sandbox-exec -p <profile>`, and under a proxy the forwarder (by its real paths: macOS has no mounts). */
-function seatbeltWrapper(command: string, plan: SandboxPlan, network: SandboxNetwork | 'open' | undefined): SandboxWrapper {
+function seatbeltWrapper(
+  command: string,
+  plan: SandboxPlan,
+  network: SandboxNetwork | 'open' | undefined,
+): SandboxWrapper {
   const profile = ['-p', seatbeltProfile(plan, network)];
   if (network === undefined || network === 'open') {
     return { command, prefix: profile };
