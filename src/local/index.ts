@@ -44,3 +44,6 @@ export { AgentStartError, LocalAgentSession } from './session';
 export type { LocalSessionExit, LocalSessionOptions, LocalSessionStatus } from './session';
 export { Transcript } from './transcript';
 export type { WireDirection, WireListener } from './wire';
+export { BLOCKED_HEADER } from './network/contract';
+export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './network/contract';
+export type { ForwarderRuntime } from './network/forwarderLine';

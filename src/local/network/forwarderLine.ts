@@ -4,6 +4,7 @@
  * the fixed places inside the sandbox where the forwarder, that Node's folder and the proxy socket are mounted, and
  * the proxy variables the agent gets. On Linux the sandbox has a network of its own, so the port is fixed.
  */
+import * as net from 'node:net';
 import * as path from 'node:path';
 
 /** The port the forwarder listens on inside a sandbox's own network namespace (nothing else is there). */
@@ -39,13 +40,19 @@ export interface SandboxNetwork {
   readonly forwarder: ForwarderRuntime;
 }
 
-/** Proxy variables every runtime reads, both cases; `NO_PROXY` goes, so the model hosts go through the proxy too. */
+/** Proxy variables every runtime reads, both cases. */
 const PROXY_NAMES = ['HTTPS_PROXY', 'HTTP_PROXY', 'ALL_PROXY'];
+/**
+ * Only the sandbox's own loopback goes around the proxy: inside the namespace it is not the host's (nothing of the
+ * host is there), and an agent's own local servers (opencode's on 127.0.0.1:4096, a dev server it started) must
+ * not be sent to the host. Every other host, the model's included, goes through the proxy.
+ */
+export const SANDBOX_NO_PROXY = 'localhost,127.0.0.1,::1';
 
 /**
  * The agent's environment with its network through the forwarder on `port`: the proxy variables (upper and lower
- * case), no `NO_PROXY`, and `NODE_USE_ENV_PROXY=1` (Node 24's own `fetch` and `http` honour the variables only with
- * it; older Node ignores it).
+ * case), {@link SANDBOX_NO_PROXY} in place of the user's own `NO_PROXY`, and `NODE_USE_ENV_PROXY=1` (Node 24's own
+ * `fetch` and `http` honour the variables only with it; older Node ignores it).
  */
 export function proxiedEnv(env: Readonly<Record<string, string>>, port: number): Record<string, string> {
   const url = `http://127.0.0.1:${port}`;
@@ -59,6 +66,25 @@ export function proxiedEnv(env: Readonly<Record<string, string>>, port: number):
     out[name] = url;
     out[name.toLowerCase()] = url;
   }
+  out.NO_PROXY = out.no_proxy = SANDBOX_NO_PROXY;
   out.NODE_USE_ENV_PROXY = '1';
   return out;
+}
+
+/**
+ * The forwarder's port for this platform: {@link FORWARDER_PORT} inside Linux's own network namespace; on macOS,
+ * where the sandbox shares the host's ports, one that was free a moment ago.
+ */
+export function forwarderPort(platform: NodeJS.Platform = process.platform): Promise<number> {
+  if (platform !== 'darwin') {
+    return Promise.resolve(FORWARDER_PORT);
+  }
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }
