@@ -5,11 +5,15 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { confine, removeBlockers, type NetworkSetting } from '../../../src/local/sandbox';
-import { FORWARDER_PORT, type SandboxNetwork } from '../../../src/local/network/forwarderLine';
+import type { ConnectAttempt, HostDecider } from '../../../src/local/network/contract';
+import { BLOCKED_HEADER } from '../../../src/local/network/contract';
+import { FORWARDER_PORT, proxiedEnv, type SandboxNetwork } from '../../../src/local/network/forwarderLine';
+import { startHostProxy } from '../../../src/local/network/proxy';
 import { bundleForwarder } from '../../support/forwarderBundle';
 import { skipOrFail } from '../../support/skipOrFail';
 
@@ -134,5 +138,81 @@ describe('local agents: the sandbox network (real bwrap, real sockets, the real 
     assert.equal(c.sandboxed && c.network, 'open');
     assert.equal(said.loopback, 'reply pong host-loopback', out);
     assert.equal(said.abstract, 'reply pong host-abstract', out);
+  });
+
+  describe('a sandboxed curl through the forwarder and the real proxy', () => {
+    let proxyDir = '';
+    let site: http.Server;
+    let sitePort = 0;
+    let proxy: { close(): Promise<void> };
+    const asked: ConnectAttempt[] = [];
+    let allow = false;
+    const decide: HostDecider = (a) => {
+      asked.push(a);
+      return Promise.resolve(
+        allow
+          ? { allow: true, rule: 'test: allowed', address: a.addresses[0] }
+          : { allow: false, rule: 'test: refused', reason: 'not an allowed host; the user was asked and rejected' },
+      );
+    };
+
+    before(async () => {
+      // The "second host": a site on 127.0.0.3, outside the sandbox's own loopback and its NO_PROXY.
+      site = http.createServer((_q, res) => res.end('hello from the second host'));
+      await new Promise<void>((r) => site.listen(0, '127.0.0.3', r));
+      sitePort = (site.address() as net.AddressInfo).port;
+      proxyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fountain-unit-netproxy-'));
+      const p = await startHostProxy({ socketPath: path.join(proxyDir, 'proxy.sock'), decide });
+      proxy = p;
+      network = { ...network, socketPath: p.socketPath };
+    });
+    after(async () => {
+      await proxy?.close();
+      site?.close();
+      fs.rmSync(proxyDir, { recursive: true, force: true });
+    });
+
+    async function curlInside(...curlArgs: string[]): Promise<string> {
+      const env = proxiedEnv({ PATH: '/usr/bin:/bin', HOME: path.join(root, 'home') }, FORWARDER_PORT);
+      const c = await confine(
+        { setting: 'required', roots: [ws], network: 'ask' },
+        { runtime: 'custom', command: '/usr/bin/curl', cwd: ws, env, proxy: network },
+      );
+      assert.ok(c.sandboxed);
+      const out = await new Promise<string>((resolve) => {
+        execFile(
+          c.wrap.command,
+          [...c.wrap.prefix, '/usr/bin/curl', '-sS', '-i', '--max-time', '10', ...curlArgs],
+          { env, encoding: 'utf8', timeout: 20_000 },
+          (_err, stdout, stderr) => resolve(`${stdout}${stderr}`),
+        );
+      });
+      removeBlockers(c.plan);
+      return out;
+    }
+
+    for (const how of ['plain HTTP', 'CONNECT'] as const) {
+      const flags = how === 'CONNECT' ? ['--proxytunnel'] : [];
+      it(`${how}: allowed, it reaches the second host; refused, it gets the 403 with the reason`, async () => {
+        const url = `http://127.0.0.3:${sitePort}/`;
+        allow = true;
+        asked.length = 0;
+        const ok = await curlInside(...flags, url);
+        assert.match(ok, /hello from the second host/, ok);
+        assert.deepEqual(
+          asked.map((a) => [a.host, a.port, a.via]),
+          [['127.0.0.3', sitePort, how === 'CONNECT' ? 'connect' : 'http']],
+        );
+        allow = false;
+        const refused = await curlInside(...flags, url);
+        assert.match(refused, /HTTP\/1\.1 403/, refused);
+        assert.match(refused, new RegExp(`${BLOCKED_HEADER}:`, 'i'), refused);
+        assert.doesNotMatch(refused, /hello from the second host/);
+        if (how === 'plain HTTP') {
+          // The body the agent reads (CONNECT's refusal is seen by curl itself, which prints only its status).
+          assert.match(refused, /not an allowed host; the user was asked and rejected/, refused);
+        }
+      });
+    }
   });
 });
