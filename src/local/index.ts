@@ -43,6 +43,24 @@ export type { WouldHappen } from './whatWouldHappen';
 export { AgentStartError, LocalAgentSession } from './session';
 export type { LocalSessionExit, LocalSessionOptions, LocalSessionStatus } from './session';
 export { Transcript } from './transcript';
+export {
+  ALLOW_HOSTS_SETTING,
+  ENGLISH_NETWORK_WORDS,
+  NET_ALLOW_ONCE,
+  NET_ALLOW_SESSION,
+  NET_REJECT,
+  createNetworkDecider,
+} from './network/decider';
+export type {
+  NetworkAskInfo,
+  NetworkDecided,
+  NetworkDecider,
+  NetworkDeciderOptions,
+  NetworkEvent,
+  NetworkWords,
+} from './network/decider';
+export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './network/contract';
+export { compileHostPatterns, parseHostPattern, patternCoversHost } from '../policy/networkHosts';
 export type { WireDirection, WireListener } from './wire';
 export { BLOCKED_HEADER } from './network/contract';
 export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './network/contract';

@@ -72,6 +72,8 @@ export interface PendingAsk {
   readonly closed: Promise<AskClose>;
   /** Why the local gate asked (its rule, reason and pattern), when a gate decides this session. */
   readonly gate?: GateDecision;
+  /** Set on a network ask (src/local/network/decider.ts): the host and port it is about, and its narrowest pattern. */
+  readonly network?: { readonly host: string; readonly port: number; readonly pattern: string };
 }
 
 /** The inbox side: receives each ask. It must not answer by itself. */

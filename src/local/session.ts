@@ -230,6 +230,11 @@ export class LocalAgentSession {
   get openAsks(): PendingAsk[] {
     return this.broker.openAsks;
   }
+  /** A line of our own in the transcript (a network connection's verdict, src/local/network/decider.ts). */
+  addNote(line: string): void {
+    this.transcript.addNote(line);
+    this._onDidChangeTranscript.fire();
+  }
   /** The last stderr lines of the agent, oldest first. */
   stderrTail(): string[] {
     return this.proc?.stderrTail() ?? [];

@@ -22,6 +22,11 @@ export function readLocalGateSettings(): LocalGateSettings {
   return out as LocalGateSettings;
 }
 
+/** `fountain.local.allowHosts` as written (the network decider reports and leaves out what does not parse). */
+export function readAllowHosts(): unknown {
+  return vscode.workspace.getConfiguration(LOCAL_SECTION).get<unknown>('allowHosts');
+}
+
 /** The workspace folders, absolute: the gate's read + write roots. */
 export function workspaceRoots(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);

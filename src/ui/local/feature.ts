@@ -109,6 +109,9 @@ export class LocalAgents extends Disposable {
     if (!session || !local || !ask.isOpen || !local.grantAnswerOption(ask.request.options)) {
       return false;
     }
+    if (ask.network) {
+      return true; // Always… (src/ui/local/networkPicks.ts)
+    }
     return local.grantChoices(session.gate, ask.request).length > 0;
   }
 
@@ -116,7 +119,10 @@ export class LocalAgents extends Disposable {
   grantChoices(sessionId: string, ask: PendingAsk, answer: FlowAnswer): ExtraAnswerChoice[] {
     const session = this.session(sessionId);
     const local = this._manager?.loadedModule();
-    return session && local ? this.ui().grantPicks(local, session, ask, answer) : [];
+    if (!session || !local) {
+      return [];
+    }
+    return ask.network ? this.ui().networkPicks(local, ask, answer) : this.ui().grantPicks(local, session, ask, answer);
   }
 
   /**

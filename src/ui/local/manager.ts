@@ -13,6 +13,9 @@ import type {
   LocalGate,
   LocalGateSettings,
   LocalSessionExit,
+  NetworkDecider,
+  NetworkEvent,
+  NetworkWords,
   PendingAsk,
 } from '../../local';
 import type { SourceEnv } from '../../local/launch';
@@ -63,6 +66,10 @@ export interface LocalManagerDeps {
   readonly roots?: () => readonly string[];
   /** The OS sandbox of each agent start (src/ui/local/sandboxSettings.ts). Default: none. */
   readonly sandbox?: () => SandboxRequest;
+  /** `fountain.local.allowHosts` now, for each session's network decider. Default: none. */
+  readonly allowHosts?: () => unknown;
+  /** The words of a network ask (localised). Default: English. */
+  readonly networkWords?: NetworkWords;
 }
 
 let nextId = 1;
@@ -78,6 +85,8 @@ export class ManagedSession {
     readonly folder: LocalFolder,
     /** The session's local gate (mode, grants, plan): it outlives Restart, like the row. */
     readonly gate: LocalGate,
+    /** Decides each connection of the sandboxed agent (its host grants outlive Restart, like the gate's). */
+    readonly network: NetworkDecider,
     private readonly changed: () => void,
     private readonly crashed: (s: ManagedSession, exit: LocalSessionExit) => void,
   ) {
@@ -156,6 +165,11 @@ export class LocalSessionManager extends Disposable {
   private readonly _onDidAsk = this._register(new vscode.EventEmitter<{ session: ManagedSession; ask: PendingAsk }>());
   /** Each ask of a listed session, as it goes to the inbox (the approval log of src/ui/local/gateWatch.ts). */
   readonly onDidAsk = this._onDidAsk.event;
+  private readonly _onDidNetwork = this._register(
+    new vscode.EventEmitter<{ session: ManagedSession; event: NetworkEvent }>(),
+  );
+  /** Each network verdict and ended connection of a listed session (History: src/ui/local/networkRecorder.ts). */
+  readonly onDidNetwork = this._onDidNetwork.event;
 
   constructor(private readonly deps: LocalManagerDeps) {
     super();
@@ -215,6 +229,18 @@ export class LocalSessionManager extends Disposable {
       ...(spec.defaultMode !== undefined ? { agentDefaultMode: spec.defaultMode } : {}),
       trusted: this.isTrusted,
     });
+    const toInbox = (ask: PendingAsk) => {
+      if (owner) {
+        if (!ask.network) {
+          // The approval log reads tool calls; a network ask is none (its own record is onDidNetwork).
+          this._onDidAsk.fire({ session: owner, ask });
+        }
+        this.deps.ask(owner, ask);
+      } else {
+        this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
+      }
+    };
+    const network = this.networkDecider(local, spec, folder, gate, toInbox, () => owner);
     const tapped = this.deps.wireTap?.() !== undefined;
     let session: LocalAgentSession;
     try {
@@ -223,20 +249,14 @@ export class LocalSessionManager extends Disposable {
         cwd: folder.fsPath,
         gate,
         gateMode: () => gate.mode,
-        ask: (ask) => {
-          if (owner) {
-            this._onDidAsk.fire({ session: owner, ask });
-            this.deps.ask(owner, ask);
-          } else {
-            this.deps.log.warn(`an ask from ${spec.name} before its session was listed is answered at its timeout`);
-          }
-        },
+        ask: toInbox,
         sourceEnv: this.sourceEnv,
         ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
         ...(tapped ? { onWire: (d: WireDirection, line: string) => this.deps.wireTap?.()?.(owner?.id, d, line) } : {}),
         log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
       });
     } catch (e) {
+      network.dispose();
       gate.dispose();
       throw e;
     }
@@ -249,12 +269,48 @@ export class LocalSessionManager extends Disposable {
       spec,
       folder,
       gate,
+      network,
       () => this._onDidChange.fire(),
       (s, exit) => this.onCrash(s, exit),
     ));
     this.list.push(managed);
     this._onDidChange.fire();
     return managed;
+  }
+
+  /**
+   * The session's network decider: the gate's mode and ask timeout, `fountain.local.allowHosts` at each attempt, the
+   * preset's model hosts from the environment the agent is given; its asks go to the inbox like the gate's, its
+   * verdicts to the transcript and to {@link onDidNetwork}.
+   */
+  private networkDecider(
+    local: LocalModule,
+    spec: LocalAgentSpec,
+    folder: LocalFolder,
+    gate: LocalGate,
+    ask: (ask: PendingAsk) => void,
+    owner: () => ManagedSession | undefined,
+  ): NetworkDecider {
+    const source = this.sourceEnv;
+    const env = local.presetEnv(spec, local.buildAgentEnv(source, spec.env), source, () => undefined);
+    return local.createNetworkDecider({
+      agentName: spec.name,
+      folderName: folder.name,
+      ...(spec.runtime !== undefined ? { runtime: spec.runtime } : {}),
+      env,
+      mode: () => gate.mode,
+      allowHosts: () => this.deps.allowHosts?.(),
+      askTimeoutSec: () => local.localAskTimeoutSec(spec.policy),
+      ask,
+      record: (event) => {
+        const s = owner();
+        if (s) {
+          s.session.addNote(networkNote(event));
+          this._onDidNetwork.fire({ session: s, event });
+        }
+      },
+      ...(this.deps.networkWords ? { words: this.deps.networkWords } : {}),
+    });
   }
 
   /** A fresh agent process and ACP session with the same spec and folder; the row stays. */
@@ -269,6 +325,7 @@ export class LocalSessionManager extends Disposable {
   async stop(managed: ManagedSession): Promise<void> {
     await managed.session.stop();
     managed.unbind();
+    managed.network.dispose();
     managed.gate.dispose();
     const i = this.list.indexOf(managed);
     if (i >= 0) {
@@ -311,4 +368,19 @@ export class LocalSessionManager extends Disposable {
     void this.stopAll();
     super.dispose();
   }
+}
+
+/** The transcript's line for a network verdict or an ended connection (English, like the transcript's own notes). */
+export function networkNote(e: NetworkEvent): string {
+  if (e.type === 'ended') {
+    const r = e.record;
+    const v = r.verdict;
+    const what = v.allow ? `allowed by ${v.rule}` : `refused by ${v.rule}`;
+    return `network: ${r.attempt.host}:${r.attempt.port} ${what}, ${r.bytesOut} bytes out, ${r.bytesIn} bytes in`;
+  }
+  const v = e.verdict;
+  const by = e.asked ? 'asked: ' : '';
+  return v.allow
+    ? `network: ${e.attempt.host}:${e.attempt.port} allowed (${by}${v.rule})`
+    : `network: ${e.attempt.host}:${e.attempt.port} refused (${by}${v.rule}): ${v.reason}`;
 }

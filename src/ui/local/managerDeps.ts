@@ -4,7 +4,8 @@
  * the manager, on the first local command, or with the first listed session (src/ui/local/feature.ts).
  */
 import * as vscode from 'vscode';
-import { LOCAL_SECTION, readLocalGateSettings, workspaceRoots } from '../../platform/localGateSettings';
+import { LOCAL_SECTION, readAllowHosts, readLocalGateSettings, workspaceRoots } from '../../platform/localGateSettings';
+import { NETWORK_WORDS } from './networkStrings';
 import type { Inbox } from '../../domain/inbox';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { DecidedEntry, DecidedLog } from '../../domain/decidedLog';
@@ -55,6 +56,8 @@ export function managerDeps(opts: LocalAgentsOptions, load: () => LocalModule): 
     ...(opts.sourceEnv ? { sourceEnv: opts.sourceEnv } : {}),
     ...(opts.wireTap ? { wireTap: opts.wireTap } : {}),
     gateSettings: readLocalGateSettings,
+    allowHosts: readAllowHosts,
+    networkWords: NETWORK_WORDS,
     roots: workspaceRoots,
     sandbox: () => readSandboxRequest(opts.storage ? extensionStoragePaths(opts.storage) : []),
   };

@@ -17,7 +17,12 @@ import type { LocalAgentsOptions } from './managerDeps';
 import type { LocalGroupExtras } from '../tree/sessionRows';
 import type { WaitingRequests } from '../always/alwaysContext';
 import type { ExtraAnswerChoice } from '../answer/answerChoices';
-import { grantPicks } from './grantPicks';
+import { grantPicks, type FlowAnswer } from './grantPicks';
+import { networkPicks } from './networkPicks';
+import { NETWORK_WORDS } from './networkStrings';
+import { NetworkRecorder } from './networkRecorder';
+import type { LocalModule } from './loader';
+import type { PendingAsk } from '../../local';
 import { sessionGates } from './alwaysLocal';
 import { TranscriptDocuments } from './transcriptDocument';
 import { YoloWarning } from './yoloWarning';
@@ -41,6 +46,8 @@ export interface LocalUi extends vscode.Disposable {
   handlers(): Record<LocalCommandId, (...args: never[]) => unknown>;
   /** The local gate's grant choices for Answer… (src/ui/local/grantPicks.ts). */
   grantPicks(...a: Parameters<typeof grantPicks> extends [unknown, ...infer R] ? R : never): ExtraAnswerChoice[];
+  /** Always… beside a network ask's own options (src/ui/local/networkPicks.ts). */
+  networkPicks(local: LocalModule, ask: PendingAsk, answer: FlowAnswer): ExtraAnswerChoice[];
 }
 
 export function createLocalUi(
@@ -57,6 +64,9 @@ export function createLocalUi(
     vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
   );
   const watch = new GateWatch(manager, log, recorder);
+  const network = new NetworkRecorder(manager, recorder, log, () =>
+    vscode.workspace.getConfiguration('fountain.history').get<boolean>('keepLabels', true),
+  );
   const gate = new GateCommands(manager, log, issued, (s) => watch.approvals(s), waiting);
   const yolo = new YoloWarning(manager);
   const unsandboxed = new SandboxStatus(manager);
@@ -83,7 +93,9 @@ export function createLocalUi(
       'fountain.local.makeThisAsk': (row?: unknown) => makeThisAskOf(row),
     }),
     grantPicks: (...a) => grantPicks({ waiting, gateOf: sessionGates(manager) }, ...a),
+    networkPicks: (local, ask, answer) => networkPicks(waiting, local, ask, answer, (hp) => NETWORK_WORDS.title(hp)),
     dispose: () => {
+      network.dispose();
       yolo.dispose();
       unsandboxed.dispose();
       watch.dispose();
