@@ -63,5 +63,4 @@ export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from 
 export { compileHostPatterns, parseHostPattern, patternCoversHost } from '../policy/networkHosts';
 export type { WireDirection, WireListener } from './wire';
 export { BLOCKED_HEADER } from './network/contract';
-export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './network/contract';
 export type { ForwarderRuntime } from './network/forwarderLine';

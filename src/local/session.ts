@@ -61,7 +61,7 @@ export interface LocalSessionOptions {
    * every connection is refused.
    */
   readonly decideHost?: HostDecider;
-  /** Each connection of the agent through the proxy, once it ended (the transcript and the log get a line too). */
+  /** Each connection of the agent through the proxy, once it ended (the log gets a line too; the transcript's is the decider's). */
   readonly onConnection?: (r: ConnectionRecord) => void;
   /** The Node and forwarder bundle run inside the sandbox; default the editor's own (dist/forwarder.js). */
   readonly forwarder?: ForwarderRuntime;
@@ -71,7 +71,7 @@ export interface LocalSessionOptions {
 const refuseAll: HostDecider = () =>
   Promise.resolve({ allow: false, rule: 'no decider', reason: 'this session has no network decider' });
 
-/** One transcript line per connection (host and rule are the agent's words: the transcript shows them inert). */
+/** One log line per connection (host and rule are the agent's words). */
 export function connectionNote(r: ConnectionRecord): string {
   const where = `${r.attempt.host}:${r.attempt.port}`;
   return r.verdict.allow
@@ -266,10 +266,7 @@ export class LocalAgentSession {
         socketPath: path.join(dir, 'proxy.sock'),
         decide: this.options.decideHost ?? refuseAll,
         onRecord: (r) => {
-          const note = connectionNote(r);
-          this.log(`[fountain] ${note}`);
-          this.transcript.addNote(note);
-          this._onDidChangeTranscript.fire();
+          this.log(`[fountain] ${connectionNote(r)}`);
           this.options.onConnection?.(r);
         },
       });
