@@ -70,6 +70,8 @@ const options = tests
         // the evidence before the click (src/ui/evidence/evidence.ts, evidenceAccess.ts), loaded by src/ui/evidence/lazyEvidence.ts
         // when a request's details, Open Diff or Show Agent's Changes So Far first need it
         evidence: 'src/ui/evidence/sandboxEvidenceBundle.ts',
+        // the relay a sandboxed agent's network goes through, run inside the sandbox (src/local/network/forwarder.ts)
+        forwarder: 'src/local/network/forwarderMain.ts',
       },
       outdir: 'dist',
       bundle: true,

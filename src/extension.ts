@@ -91,6 +91,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       const c = a && local.session(a.sessionId)?.session.confinement;
       return !!c && !c.sandboxed && c.reason !== 'not_requested';
     },
+    openNetwork: (item) => {
+      const a = localSource.askOf(item.key);
+      const c = a && local.session(a.sessionId)?.session.confinement;
+      return !!c && c.sandboxed && c.network === 'open';
+    },
   });
   subs.push(
     inbox,

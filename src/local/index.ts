@@ -62,3 +62,5 @@ export type {
 export type { ConnectAttempt, ConnectionRecord, HostDecider, HostVerdict } from './network/contract';
 export { compileHostPatterns, parseHostPattern, patternCoversHost } from '../policy/networkHosts';
 export type { WireDirection, WireListener } from './wire';
+export { BLOCKED_HEADER } from './network/contract';
+export type { ForwarderRuntime } from './network/forwarderLine';

@@ -5,12 +5,18 @@
  * tools, and asks through `session/request_permission`).
  */
 import * as acp from '@agentclientprotocol/sdk';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Emitter, type Event } from '../domain/events';
 import type { GateMode } from '../policy';
 import { AgentModeTracker, modeOption, type AgentModeInfo } from './agentModes';
 import { AgentProcess, type AgentExit } from './agentProcess';
 import type { LocalAgentSpec } from './config';
 import { buildAgentEnv, presetEnv, resolveAgentCommand, type SourceEnv } from './launch';
+import type { ConnectionRecord, HostDecider } from './network/contract';
+import { editorForwarder, forwarderPort, proxiedEnv, type ForwarderRuntime } from './network/forwarderLine';
+import { startHostProxy, type HostProxy } from './network/proxy';
 import { confine, removeBlockers, type Confinement, type SandboxRequest } from './sandbox/confine';
 import { NewRepoWatch } from './sandbox/newRepos';
 import {
@@ -50,6 +56,37 @@ export interface LocalSessionOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** The OS sandbox of each start (read again on Restart); none: the agent runs unconfined (src/local/sandbox). */
   readonly sandbox?: () => SandboxRequest;
+  /**
+   * Decides each connection of a sandboxed agent under `fountain.local.network` `ask` (the proxy asks it); none:
+   * every connection is refused.
+   */
+  readonly decideHost?: HostDecider;
+  /** Each connection of the agent through the proxy, once it ended (the log gets a line too; the transcript's is the decider's). */
+  readonly onConnection?: (r: ConnectionRecord) => void;
+  /** The Node and forwarder bundle run inside the sandbox; default the editor's own (dist/forwarder.js). */
+  readonly forwarder?: ForwarderRuntime;
+}
+
+/** Without a decider every connection is refused: nothing is allowed by default. */
+const refuseAll: HostDecider = () =>
+  Promise.resolve({ allow: false, rule: 'no decider', reason: 'this session has no network decider' });
+
+/** One log line per connection (host and rule are the agent's words). */
+export function connectionNote(r: ConnectionRecord): string {
+  const where = `${r.attempt.host}:${r.attempt.port}`;
+  return r.verdict.allow
+    ? `network: allowed ${where} (${r.verdict.rule}), ${r.bytesOut} bytes out, ${r.bytesIn} in`
+    : `network: refused ${where} (${r.verdict.rule}): ${r.verdict.reason}`;
+}
+
+/**
+ * The private folder of a session's proxy socket: under XDG_RUNTIME_DIR (hidden from every sandbox) when there is
+ * one, else the temp folder (a sandbox has its own); mode 0700 (mkdtemp).
+ */
+function proxyFolder(): string {
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const base = runtime && path.isAbsolute(runtime) && fs.existsSync(runtime) ? runtime : os.tmpdir();
+  return fs.mkdtempSync(path.join(base, 'fountain-net-'));
 }
 
 /** How a session ended when nobody asked it to: the exit and the last stderr lines (show them inert). */
@@ -221,14 +258,75 @@ export class LocalAgentSession {
     this.setStatus(this.broker.openAsks.length ? 'waiting' : this.prompting ? 'running' : 'idle');
   }
 
+  /** The session's proxy on a socket in a private folder; closed (and the folder removed) by the returned function. */
+  private async openProxy(): Promise<{ proxy: HostProxy; close: () => Promise<void> }> {
+    const dir = proxyFolder();
+    try {
+      const proxy = await startHostProxy({
+        socketPath: path.join(dir, 'proxy.sock'),
+        decide: this.options.decideHost ?? refuseAll,
+        onRecord: (r) => {
+          this.log(`[fountain] ${connectionNote(r)}`);
+          this.options.onConnection?.(r);
+        },
+      });
+      let closing: Promise<void> | undefined;
+      const close = () => (closing ??= proxy.close().finally(() => fs.rmSync(dir, { recursive: true, force: true })));
+      return { proxy, close };
+    } catch (e) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
   private async launch(): Promise<void> {
     const { spec, cwd } = this.options;
     const source = this.options.sourceEnv ?? process.env;
-    const env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
+    let env = presetEnv(spec, buildAgentEnv(source, spec.env), source, (line) => this.log(line));
     const command = await resolveAgentCommand(spec, env);
-    const confinement = (this._confinement = await confine(this.options.sandbox?.(), { ...spec, command, cwd, env }));
-    // The empty files bubblewrap made to block missing protected paths go when everything inside has ended.
-    const release = () => confinement.sandboxed && removeBlockers(confinement.plan);
+    const request = this.options.sandbox?.();
+    // Under network `ask` a sandboxed agent's only way out is this session's proxy.
+    const opened =
+      request && request.setting !== 'off' && request.network !== 'open' ? await this.openProxy() : undefined;
+    const port = await forwarderPort();
+    let confinement: Confinement;
+    try {
+      confinement = this._confinement = await confine(request, {
+        ...spec,
+        command,
+        cwd,
+        env,
+        ...(opened
+          ? {
+              proxy: {
+                socketPath: opened.proxy.socketPath,
+                port,
+                forwarder: this.options.forwarder ?? editorForwarder(),
+              },
+            }
+          : {}),
+      });
+    } catch (e) {
+      await opened?.close();
+      throw e;
+    }
+    const proxied = confinement.sandboxed && confinement.network === 'proxy';
+    if (opened && !proxied) {
+      await opened.close(); // unsandboxed after all: the host network, as the warning says
+    }
+    if (proxied) {
+      env = proxiedEnv(env, port);
+    }
+    // The empty files bubblewrap made to block missing protected paths go when everything inside has ended; the
+    // proxy with them.
+    const release = () => {
+      if (confinement.sandboxed) {
+        removeBlockers(confinement.plan);
+      }
+      if (proxied) {
+        void opened?.close();
+      }
+    };
     const proc = await AgentProcess.spawn({
       ...(confinement.sandboxed ? { sandbox: confinement.wrap } : {}),
       command,
@@ -262,7 +360,9 @@ export class LocalAgentSession {
       });
       void proc.exited.then(() => watch.dispose());
     }
-    const how = confinement.sandboxed ? `in a ${confinement.tool} sandbox` : `unsandboxed (${confinement.reason})`;
+    const how = confinement.sandboxed
+      ? `in a ${confinement.tool} sandbox (network: ${confinement.network})`
+      : `unsandboxed (${confinement.reason})`;
     this.log(`[fountain] started ${spec.name} (${command}) ${how} as process group ${proc.pid} in ${cwd}`);
     // When the agent's stdout ends, it can no longer be answered: its open asks close "agent exited" before the
     // connection aborts their handlers (which would read as the agent withdrawing them).

@@ -133,6 +133,8 @@ export const DetailStrings = {
 export const ToastStrings = {
   /** On every toast of a local agent that runs unsandboxed (the setting is off, or no sandbox could be had). */
   outsideSandbox: vscode.l10n.t('runs outside any sandbox'),
+  /** On every toast of a sandboxed local agent on the host's network (`fountain.local.network` open). */
+  openNetwork: vscode.l10n.t('network not confined'),
   single: (label: string, where: string, kind: string) => vscode.l10n.t('Approve {2}: {0} — {1}', label, where, kind),
   /** claude's plan approval (ExitPlanMode): the plan itself opens beside the toast. */
   plan: (label: string, where: string) =>

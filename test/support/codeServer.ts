@@ -100,7 +100,10 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
   );
   fs.writeFileSync(
     path.join(userDataDir, 'Machine', 'settings.json'),
-    JSON.stringify(opts.machineSettings ?? {}, null, 2),
+    // The workbench tiers' local agents keep the host network (fountain.local.network "open"): their scripted model
+    // listens on 127.0.0.1, which inside a sandbox's own network is the agent's own loopback (NO_PROXY), not the
+    // host's. The sandbox's own network is tested with real agents in test/unit/local/sandboxNetwork*.test.ts.
+    JSON.stringify({ 'fountain.local.network': 'open', ...opts.machineSettings }, null, 2),
   );
   const log = fs.openSync(path.join(runDir, 'code-server.log'), 'w');
   const args = [

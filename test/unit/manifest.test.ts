@@ -67,6 +67,8 @@ describe('the manifest and the packaged files', () => {
         // the evidence before the click (git status, current file, the agent's changes), loaded on first use
         ...(fs.existsSync(path.join(ROOT, 'dist/evidence.js')) ? ['dist/evidence.js'] : []),
         ...(fs.existsSync(path.join(ROOT, 'dist/extension.js')) ? ['dist/extension.js'] : []),
+        // the relay a sandboxed agent's network goes through, run inside the sandbox
+        ...(fs.existsSync(path.join(ROOT, 'dist/forwarder.js')) ? ['dist/forwarder.js'] : []),
         // the History view's rows and recommendation texts, loaded when the view first shows
         ...(fs.existsSync(path.join(ROOT, 'dist/history.js')) ? ['dist/history.js'] : []),
         // the window hub and the stream sharing between windows, required at activation

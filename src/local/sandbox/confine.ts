@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { allowPathProblem, type AllowPath } from '../../policy/scope';
+import type { SandboxNetwork } from '../network/forwarderLine';
 import { bwrapArgs } from './bwrap';
 import { BWRAP_INSTALL, BWRAP_UNBLOCK, detectSandbox, type SandboxTool, type SandboxUnavailable } from './detect';
 import { AGENT_STATE } from './paths';
@@ -21,6 +22,17 @@ export function sandboxSetting(raw: unknown): SandboxSetting {
   return raw === 'required' || raw === 'off' ? raw : 'auto';
 }
 
+/**
+ * `fountain.local.network`: `ask` (the default) gives a sandboxed agent a network of its own whose only way out is
+ * the host proxy; `open` shares the host's network as an unsandboxed agent has it.
+ */
+export type NetworkSetting = 'ask' | 'open';
+
+/** The setting's value; anything else is `ask`. */
+export function networkSetting(raw: unknown): NetworkSetting {
+  return raw === 'open' ? 'open' : 'ask';
+}
+
 /** What the command runs under: `command prefix… agentCommand agentArgs…`. */
 export interface SandboxWrapper {
   readonly command: string;
@@ -28,7 +40,17 @@ export interface SandboxWrapper {
 }
 
 export type Confinement =
-  | { readonly sandboxed: true; readonly tool: SandboxTool; readonly plan: SandboxPlan; readonly wrap: SandboxWrapper }
+  | {
+      readonly sandboxed: true;
+      readonly tool: SandboxTool;
+      readonly plan: SandboxPlan;
+      readonly wrap: SandboxWrapper;
+      /**
+       * `proxy`: its network goes only through the host proxy; `none`: it has no network at all (`ask` without a
+       * proxy); `open`: the host's network.
+       */
+      readonly network: 'proxy' | 'none' | 'open';
+    }
   | {
       readonly sandboxed: false;
       /** `off`: the setting; `not_requested`: the caller asked for no sandbox (tests, benches). */
@@ -50,6 +72,8 @@ export interface SandboxRequest {
   readonly allowPaths?: unknown;
   /** Absolute paths never visible (VS Code's storage). */
   readonly hidden?: readonly string[];
+  /** `fountain.local.network`; default `ask`. */
+  readonly network?: NetworkSetting;
   /** Before an agent starts unsandboxed (`off`, or none available under `auto`); false: it does not start. */
   readonly beforeUnsandboxed?: (c: Unsandboxed) => Promise<boolean> | boolean;
 }
@@ -244,6 +268,8 @@ export interface ConfineTarget {
   readonly args?: readonly string[];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /** Under network `ask`: the host proxy the sandbox reaches (without one, `ask` leaves it no network at all). */
+  readonly proxy?: SandboxNetwork;
 }
 
 /** The key of {@link AGENT_STATE}: the preset id when it has one, else the command's basename. */
@@ -288,6 +314,21 @@ function createState(key: string, home: string, env: Readonly<Record<string, str
   } catch {
     // Not creatable (a read-only home): the plan skips what is missing.
   }
+}
+
+/** `sandbox-exec -p <profile>`, and under a proxy the forwarder (by its real paths: macOS has no mounts). */
+function seatbeltWrapper(
+  command: string,
+  plan: SandboxPlan,
+  network: SandboxNetwork | 'open' | undefined,
+): SandboxWrapper {
+  const profile = ['-p', seatbeltProfile(plan, network)];
+  if (network === undefined || network === 'open') {
+    return { command, prefix: profile };
+  }
+  const { node, electron, script } = network.forwarder;
+  const runAsNode = electron ? ['/usr/bin/env', 'ELECTRON_RUN_AS_NODE=1'] : [];
+  return { command, prefix: [...profile, ...runAsNode, node, script, network.socketPath, String(network.port)] };
 }
 
 /** The plan and wrapper for one start (or why there is none; throws for `required` and a declined start). */
@@ -346,9 +387,11 @@ export async function confine(req: SandboxRequest | undefined, t: ConfineTarget)
     fsFacts,
   );
   holdBlockers(plan);
+  const open = req.network === 'open';
+  const proxy = open ? undefined : t.proxy;
   const wrap: SandboxWrapper =
     found.tool === 'bwrap'
-      ? { command: found.command, prefix: bwrapArgs(plan) }
-      : { command: found.command, prefix: ['-p', seatbeltProfile(plan)] };
-  return { sandboxed: true, tool: found.tool, plan, wrap };
+      ? { command: found.command, prefix: bwrapArgs(plan, open ? 'open' : (proxy ?? 'none')) }
+      : seatbeltWrapper(found.command, plan, open ? 'open' : proxy);
+  return { sandboxed: true, tool: found.tool, plan, wrap, network: open ? 'open' : proxy ? 'proxy' : 'none' };
 }

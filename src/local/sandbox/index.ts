@@ -4,6 +4,7 @@ export {
   agentKey,
   confine,
   fsFacts,
+  networkSetting,
   removeBlockers,
   sandboxSetting,
   SandboxRequiredError,
@@ -12,6 +13,7 @@ export {
 export type {
   ConfineTarget,
   Confinement,
+  NetworkSetting,
   SandboxRequest,
   SandboxSetting,
   SandboxWrapper,

@@ -2,8 +2,9 @@
  * The macOS `sandbox-exec` profile (SBPL) of a {@link SandboxPlan}: pure, unit-tested only (this project cannot run
  * macOS; the README says so). It starts from `(deny default)`: nothing is allowed that is not named here. Then come
  * the allowances an agent and its commands need (running and forking programs, signals and process information
- * inside its own sandbox, outbound network, the system's read-only state, and a short list of system services:
- * name and user lookups, DNS, certificate checks, logging, preferences). Launch Services (what `open` uses), Apple
+ * inside its own sandbox, the system's read-only state, and a short list of system services: name and user lookups,
+ * DNS, certificate checks, logging, preferences). The network: only the forwarder's port on localhost and the
+ * proxy's Unix socket (under `fountain.local.network` `ask`), everything (`open`), or nothing (no proxy given). Launch Services (what `open` uses), Apple
  * Events, the window server and every other service stay closed. SBPL takes the last rule that matches, so the
  * files are written in the plan's order: the system readable, no writes anywhere, then each layer shallowest first
  * (an emptied home denies reads and writes under it, a mount allows reads and, when writable, writes), then the
@@ -11,6 +12,7 @@
  * namespace: the temporary folders are writable as they are, and the process tree is ended by its group as without
  * a sandbox.
  */
+import type { SandboxNetwork } from '../network/forwarderLine';
 import type { SandboxPlan } from './plan';
 
 /** An SBPL string literal; undefined for a path SBPL cannot hold safely (control characters). */
@@ -73,7 +75,7 @@ export const SEATBELT_SERVICES: readonly string[] = Object.freeze([
   'com.apple.coreservices.quarantine-resolver',
 ]);
 
-/** What every profile allows before the file rules: programs, their own processes, the network, system state. */
+/** What every profile allows before the network and file rules: programs, their own processes, system state. */
 const BASE: readonly string[] = Object.freeze([
   '(allow process-exec)',
   '(allow process-fork)',
@@ -84,20 +86,49 @@ const BASE: readonly string[] = Object.freeze([
   '(allow pseudo-tty)',
   '(allow ipc-posix-sem)',
   '(allow ipc-posix-shm-read-data ipc-posix-shm-write-data ipc-posix-shm-write-create)',
-  // The agent talks to its model and its commands connect out (see README "Sandbox": the network is not confined).
-  '(allow network-outbound)',
-  '(allow network-bind (local ip "localhost:*"))',
-  '(allow network-inbound (local ip "localhost:*"))',
   '(allow system-socket)',
   `(allow mach-lookup ${SEATBELT_SERVICES.map((n) => `(global-name ${sbplString(n)!})`).join(' ')})`,
 ]);
 
-/** The profile for `sandbox-exec -p <profile> <command> <args…>`. */
-export function seatbeltProfile(plan: SandboxPlan): string {
+/** `fountain.local.network` `open`: the host network, as an unsandboxed agent has it. */
+const OPEN_NETWORK: readonly string[] = Object.freeze([
+  '(allow network-outbound)',
+  '(allow network-bind (local ip "localhost:*"))',
+  '(allow network-inbound (local ip "localhost:*"))',
+]);
+
+/**
+ * Under the proxy: the forwarder listens on `localhost:port` and connects to the proxy's socket; everything else in
+ * the sandbox connects only to that port (no other local port, no other host, no other Unix socket). The forwarder
+ * and the Node that runs it are readable where they are.
+ */
+function proxyNetwork(network: SandboxNetwork): string[] {
+  const port = network.port;
+  return [
+    `(allow network-bind network-inbound (local ip "localhost:${port}"))`,
+    `(allow network-outbound (remote ip "localhost:${port}") (remote unix-socket (path-literal ${sbplString(network.socketPath)!})))`,
+  ];
+}
+
+/** The forwarder and its Node's folder readable (after the layers: an emptied home above them must not hide them). */
+function forwarderReads(network: SandboxNetwork): string {
+  const { node, script } = network.forwarder;
+  return `(allow file-read* ${sub(script)} ${sub(node.slice(0, node.lastIndexOf('/')) || '/')})`;
+}
+
+/**
+ * The profile for `sandbox-exec -p <profile> <command> <args…>`. `network`: the proxy's socket and the forwarder's
+ * port (the only network allowed), `open` (the host network), or nothing (no network at all).
+ */
+export function seatbeltProfile(plan: SandboxPlan, network?: SandboxNetwork | 'open'): string {
+  if (network !== undefined && network !== 'open' && sbplString(network.socketPath) === undefined) {
+    throw new SeatbeltPathError(network.socketPath);
+  }
   const lines = [
     '(version 1)',
     '(deny default)',
     ...BASE,
+    ...(network === 'open' ? OPEN_NETWORK : network ? proxyNetwork(network) : []),
     '(deny file-write*)',
     `(allow file-write* ${['/dev/null', '/dev/zero', '/dev/tty', '/dev/dtracehelper'].map(lit).join(' ')} (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$"))`,
   ];
@@ -127,6 +158,9 @@ export function seatbeltProfile(plan: SandboxPlan): string {
       default:
         break; // /dev and /proc are the system's own on macOS
     }
+  }
+  if (network !== undefined && network !== 'open') {
+    lines.push(forwarderReads(network));
   }
   if (reachable.size) {
     // The folders above a mount: stat and getcwd work, their listings stay closed.

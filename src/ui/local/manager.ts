@@ -252,6 +252,8 @@ export class LocalSessionManager extends Disposable {
         ask: toInbox,
         sourceEnv: this.sourceEnv,
         ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
+        decideHost: network.decide,
+        onConnection: (r) => network.connectionEnded(r),
         ...(tapped ? { onWire: (d: WireDirection, line: string) => this.deps.wireTap?.()?.(owner?.id, d, line) } : {}),
         log: (line) => this.deps.log.info(`[${spec.name}] ${line}`),
       });

@@ -33,7 +33,10 @@ export function confinementText(c: Confinement): { label: string; tooltip: strin
   const at = (pred: (l: (typeof mounts)[number]) => boolean) =>
     mounts.flatMap((l) => (l.type === 'mount' && pred(l) ? [short(l.at)] : []));
   const allowed = new Set(at((l) => l.type === 'mount' && l.why === 'allowPaths'));
-  const label = SandboxStrings.sandboxedRow(allowed.size ? SandboxStrings.allowPathsCount(allowed.size) : '');
+  const label = SandboxStrings.sandboxedRow(
+    (allowed.size ? SandboxStrings.allowPathsCount(allowed.size) : '') +
+      (c.network === 'open' ? SandboxStrings.openNetworkCount : ''),
+  );
   const lines = [
     label,
     SandboxStrings.writable(list(at((l) => l.type === 'mount' && l.access === 'rw'))),
@@ -47,7 +50,7 @@ export function confinementText(c: Confinement): { label: string; tooltip: strin
   if (c.plan.skipped.length) {
     lines.push(SandboxStrings.skipped(list(c.plan.skipped.map((s) => `${short(s.path)} (${s.reason})`))));
   }
-  lines.push(SandboxStrings.network);
+  lines.push(SandboxStrings.network(c.network));
   return { label, tooltip: lines.join('\n'), sandboxed: true };
 }
 

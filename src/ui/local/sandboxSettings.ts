@@ -5,7 +5,7 @@
  * window, with the install command. Main bundle, so nothing of src/local is imported here but types.
  */
 import * as vscode from 'vscode';
-import type { SandboxRequest, SandboxSetting, Unsandboxed } from '../../local/sandbox';
+import type { NetworkSetting, SandboxRequest, SandboxSetting, Unsandboxed } from '../../local/sandbox';
 import { LOCAL_SECTION, workspaceRoots } from '../../platform/localGateSettings';
 import { SandboxStrings } from './sandboxStrings';
 
@@ -44,11 +44,17 @@ export function readSandboxSetting(): SandboxSetting {
   return v === 'required' || v === 'off' ? v : 'auto';
 }
 
+/** `fountain.local.network`; anything else is `ask`. */
+export function readNetworkSetting(): NetworkSetting {
+  return vscode.workspace.getConfiguration(LOCAL_SECTION).get<unknown>('network') === 'open' ? 'open' : 'ask';
+}
+
 /** What one start is confined by; `hidden`: the extension's storage paths (never visible to an agent). */
 export function readSandboxRequest(hidden: readonly string[]): SandboxRequest {
   const allowPaths = vscode.workspace.getConfiguration(LOCAL_SECTION).get<unknown>('allowPaths');
   return {
     setting: readSandboxSetting(),
+    network: readNetworkSetting(),
     roots: workspaceRoots(),
     ...(allowPaths !== undefined ? { allowPaths } : {}),
     hidden,

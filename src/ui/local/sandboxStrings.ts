@@ -53,7 +53,17 @@ export const SandboxStrings = {
   protectedFiles: (paths: string) => vscode.l10n.t('Read-only in the workspace: {0}', paths),
   hidden: (paths: string) => vscode.l10n.t('Never visible: {0}', paths),
   skipped: (paths: string) => vscode.l10n.t('Not mounted: {0}', paths),
-  network: vscode.l10n.t('The network is not confined (the agent reaches its model and anything else).'),
+  network: (how: 'proxy' | 'none' | 'open') =>
+    how === 'proxy'
+      ? vscode.l10n.t(
+          "Network: only through Fountain's proxy, which decides each host (not this machine's 127.0.0.1 or its local sockets).",
+        )
+      : how === 'none'
+        ? vscode.l10n.t('Network: none.')
+        : vscode.l10n.t(
+            "Network: the host's, not confined (fountain.local.network is open): the agent reaches this machine's local services and anything else.",
+          ),
+  openNetworkCount: vscode.l10n.t(', network open'),
   unsandboxedTooltip: vscode.l10n.t(
     'This agent and its commands run with all of your rights. Set fountain.local.sandbox to "auto" or "required" where a sandbox is available.',
   ),
@@ -76,4 +86,11 @@ export const SandboxStrings = {
   statusMany: (n: number) => vscode.l10n.t('$(warning) {0} unsandboxed agents', n),
   statusTooltip: (agents: string) =>
     vscode.l10n.t('Running without a sandbox: {0}. Click to open the fountain.local.sandbox setting.', agents),
+  openNetworkOne: (agent: string) => vscode.l10n.t('$(warning) Open network: {0}', agent),
+  openNetworkMany: (n: number) => vscode.l10n.t('$(warning) {0} agents on the open network', n),
+  openNetworkTooltip: (agents: string) =>
+    vscode.l10n.t(
+      "Sandboxed, but on the host's network (fountain.local.network is open): {0}. They reach this machine's local services and any host. Click to open the fountain.local.network setting.",
+      agents,
+    ),
 };

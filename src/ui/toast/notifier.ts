@@ -63,6 +63,8 @@ export class Notifier extends Disposable {
       openPlan?(item: InboxItem): Promise<void>;
       /** True for a local agent's request when that agent runs outside any sandbox: every such toast says so. */
       outsideSandbox?(item: InboxItem): boolean;
+      /** True for a local agent's request when that agent is sandboxed on the host's network: every such toast says so. */
+      openNetwork?(item: InboxItem): boolean;
     },
   ) {
     super();
@@ -154,7 +156,11 @@ export class Notifier extends Disposable {
     const reach = toastReach(item);
     // "1 of N": the others waiting now, when there are any.
     const others = this.inbox.open().filter((i) => i.id !== item.id).length;
-    const outside = this.actions.outsideSandbox?.(item) ? [ToastStrings.outsideSandbox] : [];
+    const outside = this.actions.outsideSandbox?.(item)
+      ? [ToastStrings.outsideSandbox]
+      : this.actions.openNetwork?.(item)
+        ? [ToastStrings.openNetwork]
+        : [];
     const withReach = [
       asked,
       ...outside,

@@ -53,7 +53,7 @@ describe('local agents: sandbox plan and bubblewrap arguments', () => {
     const args = bwrapArgs(planSandbox(base(), fakeFs(FS)));
     assert.ok(indexOf(args, '--bind', WS, WS) >= 0, args.join(' | '));
     assert.ok(indexOf(args, '--chdir', WS, '--') === args.length - 3);
-    assert.deepEqual(args.slice(0, 4), ['--die-with-parent', '--new-session', '--unshare-all', '--share-net']);
+    assert.deepEqual(args.slice(0, 4), ['--die-with-parent', '--new-session', '--unshare-all', '--ro-bind']);
     assert.ok(indexOf(args, '--ro-bind', '/', '/') >= 0 && indexOf(args, '--tmpfs', '/tmp') >= 0);
     assert.ok(indexOf(args, '--dev', '/dev') >= 0 && indexOf(args, '--proc', '/proc') >= 0);
   });
@@ -364,13 +364,8 @@ describe('local agents: macOS sandbox-exec profile (generated only; macOS is not
     assert.ok(lines.includes('(allow file-read* file-write* (subpath "/tmp"))'));
   });
 
-  it('allows what the agents need (programs, own processes, outbound network) and only the listed services', () => {
-    for (const rule of [
-      '(allow process-exec)',
-      '(allow process-fork)',
-      '(allow signal (target same-sandbox))',
-      '(allow network-outbound)',
-    ]) {
+  it('allows what the agents need (programs, own processes) and only the listed services', () => {
+    for (const rule of ['(allow process-exec)', '(allow process-fork)', '(allow signal (target same-sandbox))']) {
       assert.ok(lines.includes(rule), rule);
     }
     // Signals and process information reach only the sandbox's own processes.
@@ -408,6 +403,44 @@ describe('local agents: macOS sandbox-exec profile (generated only; macOS is not
   it('refuses a path it cannot write into a profile', () => {
     assert.throws(
       () => seatbeltProfile(planSandbox(base({ roots: ['/w/a\nb'], cwd: '/w/a\nb' }), fakeFs({ '/w/a\nb/x': 'file' }))),
+      SeatbeltPathError,
+    );
+  });
+
+  const network = (l: readonly string[]) => l.filter((x) => x.includes('network-'));
+  const proxy = {
+    socketPath: '/private/var/folders/x/fountain-net-1/proxy.sock',
+    port: 51234,
+    forwarder: { node: '/Users/u/.vscode/bin/node', electron: false, script: '/Users/u/.vscode/ext/dist/forwarder.js' },
+  };
+
+  it('network ask: only the forwarder port on localhost and the proxy socket; the forwarder readable after the home', () => {
+    const withProxy = seatbeltProfile(planSandbox(input, facts), proxy).trim().split('\n');
+    assert.deepEqual(network(withProxy), [
+      '(allow network-bind network-inbound (local ip "localhost:51234"))',
+      '(allow network-outbound (remote ip "localhost:51234") (remote unix-socket (path-literal "/private/var/folders/x/fountain-net-1/proxy.sock")))',
+    ]);
+    const reads = withProxy.indexOf(
+      '(allow file-read* (subpath "/Users/u/.vscode/ext/dist/forwarder.js") (subpath "/Users/u/.vscode/bin"))',
+    );
+    const emptied = withProxy.indexOf('(deny file-read* file-write* (subpath "/Users/u"))');
+    assert.ok(emptied > 0 && reads > emptied, withProxy.join('\n'));
+    assert.ok(!withProxy.includes('(allow network-outbound)'));
+  });
+
+  it('network open: the host network; no network given: none at all', () => {
+    const open = seatbeltProfile(planSandbox(input, facts), 'open').trim().split('\n');
+    assert.deepEqual(network(open), [
+      '(allow network-outbound)',
+      '(allow network-bind (local ip "localhost:*"))',
+      '(allow network-inbound (local ip "localhost:*"))',
+    ]);
+    assert.deepEqual(network(lines), []);
+  });
+
+  it('refuses a proxy socket path it cannot write into a profile', () => {
+    assert.throws(
+      () => seatbeltProfile(planSandbox(input, facts), { ...proxy, socketPath: '/tmp/a\nb.sock' }),
       SeatbeltPathError,
     );
   });

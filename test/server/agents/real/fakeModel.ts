@@ -73,6 +73,11 @@ export interface FakeModelRequest {
 }
 
 export interface FakeModelOptions {
+  /**
+   * The loopback address to listen on (default 127.0.0.1). A sandboxed agent's own loopback is not the host's: its
+   * model is then given as 127.0.0.2, which the agent sends to the proxy (its NO_PROXY names only its own loopback).
+   */
+  readonly host?: string;
   /** Override how the shell command is derived from the request's user text. Default: `parseFileDirective`. */
   /** Gets the JSON text of the request's last message (the prompt, plus whatever the agent wraps around it). */
   readonly deriveCommand?: (userText: string) => { command: string; description: string } | undefined;
@@ -325,14 +330,14 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, opts.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address();
   if (!address || typeof address === 'string') {
     throw new Error('fake model server: no TCP address');
   }
   return {
-    baseUrl: `http://127.0.0.1:${address.port}`,
+    baseUrl: `http://${opts.host ?? '127.0.0.1'}:${address.port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
