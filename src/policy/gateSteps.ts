@@ -41,18 +41,24 @@ export function decideDenylist(ctx: Ctx): GateDecision | undefined {
 }
 
 export function decidePlan(ctx: Ctx): GateDecision | undefined {
-  if (ctx.mode === 'plan' && !(ctx.kind !== undefined && PLAN_KINDS.includes(ctx.kind))) {
+  // A call that carries a command runs it, whatever kind it names: plan mode and plan-first read it as a command.
+  const kind = ctx.command !== undefined ? 'execute' : ctx.kind;
+  const what =
+    ctx.command !== undefined && ctx.kind !== 'execute'
+      ? `${kindName(ctx)} call, which carries a command,`
+      : `${kindName(ctx)} call`;
+  if (ctx.mode === 'plan' && !(kind !== undefined && PLAN_KINDS.includes(kind))) {
     return {
       verdict: 'deny',
       rule: 'plan',
-      reason: `Plan mode allows only reading, searching and thinking, so this ${kindName(ctx)} call is refused.`,
+      reason: `Plan mode allows only reading, searching and thinking, so this ${what} is refused.`,
     };
   }
-  if (ctx.cfg.requirePlan && !ctx.planRecorded && !(ctx.kind !== undefined && NO_EFFECT.includes(ctx.kind))) {
+  if (ctx.cfg.requirePlan && !ctx.planRecorded && !(kind !== undefined && NO_EFFECT.includes(kind))) {
     return {
       verdict: 'deny',
       rule: 'plan-first',
-      reason: `This session requires a plan before any call with effects, and the agent has not recorded one yet, so this ${kindName(ctx)} call is refused.`,
+      reason: `This session requires a plan before any call with effects, and the agent has not recorded one yet, so this ${what} is refused.`,
     };
   }
   return undefined;
