@@ -8,7 +8,7 @@ import type { Ctx, GateDecision } from './gateTypes';
 import { isHarmlessDevice, isNetworkDevice } from './paths';
 import { protectedWrite } from './protectedPaths';
 import { appliesTo, commandMatches, MAX_PATH_LENGTH, pathMatches, textGlobMatches, type GatePattern } from './patterns';
-import { requestKey } from './grants';
+import { pathGrantCovers, requestKey } from './grants';
 import { accessFor, grants } from './scope';
 import { allParts } from './shell';
 
@@ -239,7 +239,7 @@ export function decideScope(ctx: Ctx): GateDecision | undefined {
       });
     }
     const got = accessFor(u.placed.path, ctx.cfg.roots, ctx.cfg.allowPaths);
-    if (grants(got.access, u.access)) {
+    if (grants(got.access, u.access) || ctx.grants.some((g) => pathGrantCovers(g, u.placed!.path, u.access))) {
       continue;
     }
     const why = got.access
@@ -251,6 +251,7 @@ export function decideScope(ctx: Ctx): GateDecision | undefined {
       reason: `This call would ${u.access} ${u.placed.path}${via}, but ${why}.`,
       path: u.placed.path,
       access: u.access,
+      outside: true,
     });
   }
   return undefined;
