@@ -101,7 +101,7 @@ export function decidingRules(decision: GateDecision, request: GateRequest, snap
     case 'mode':
       return [{ type: 'mode', mode: snap.mode }];
     case 'path-scope':
-      return decision.verdict === 'allow' ? [{ type: 'scope' }] : [{ type: 'mode', mode: snap.mode }];
+      return decision.verdict === 'allow' ? scopeContributors(request, snap) : [{ type: 'mode', mode: snap.mode }];
     case 'allow-pattern':
     case 'grant':
       return allowContributors(request, snap);
@@ -109,6 +109,18 @@ export function decidingRules(decision: GateDecision, request: GateRequest, snap
       // unreadable, network, protected: asked, and refused only because allow mode refuses what it cannot allow.
       return decision.verdict === 'deny' ? [{ type: 'mode', mode: snap.mode }] : [];
   }
+}
+
+/** A read allowed inside the scope: the session's folder grants it needs, else the gate's own scope. */
+function scopeContributors(request: GateRequest, snap: GateSnapshot): DecidingRule[] {
+  const folders = (snap.session?.grants ?? [])
+    .filter((grant) => grant.scope === 'path')
+    .map((grant) => ({ type: 'grant' as const, grant }))
+    .filter((r) => {
+      const d = safeDecide({ ...withoutRule(snap, r), request });
+      return d === undefined || !allows(d);
+    });
+  return folders.length > 0 ? folders : [{ type: 'scope' }];
 }
 
 function allowContributors(request: GateRequest, snap: GateSnapshot): DecidingRule[] {

@@ -1,13 +1,16 @@
 /**
- * The one place the dry run (./dryRun.ts) meets the local gate: whether a `fountain.local.allow` pattern would make
- * the gate allow a request it does not allow now, asked of the gate's own `decide` (src/policy dryRunPattern) with
+ * The one place the dry run (./dryRun.ts) meets the local gate: whether a `fountain.local.allow` pattern (or a
+ * `fountain.local.allowPaths` entry) would make the gate allow a request it does not allow now, asked of the gate's own `decide` (src/policy dryRunPattern) with
  * the session's mode, settings and scope, so the dry run is exactly what the gate would allow. Session grants are
  * left out (a kept pattern outlives the session). A history entry keeps only its kind and label; it is read back
  * into the tool call the gate reads (its command, path or URL).
  */
 import {
+  allowPathProblem,
   checkAllowPattern,
+  dryRunAllowPath,
   dryRunPattern,
+  type AllowPath,
   gateRequestFrom,
   type GateInput,
   type GateRequest,
@@ -55,15 +58,51 @@ export function requestOfSubject(s: MatchSubject, cwd?: string): GateRequest {
   );
 }
 
+/** Whether a rule (a pattern, an allowPaths entry as its JSON text) makes the gate allow `req`, as the gate says. */
+export type RuleAllows = (rule: string, req: GateRequest, gate: RuleGate) => boolean;
+
 /** Whether the gate allows `req` with `pattern` added and did not without it (session grants left out). */
-export function patternAllows(pattern: string, req: GateRequest, gate: RuleGate): boolean {
+export const patternAllows: RuleAllows = (pattern, req, gate) => {
   const input = { ...gate.snapshot, session: { ...gate.snapshot.session, grants: [] } };
   try {
     return dryRunPattern(pattern, req, input).coveredByPattern;
   } catch {
     return false; // a request the gate cannot read is never covered
   }
+};
+
+/**
+ * An allowPaths entry as it is stored (`{"pattern": "/opt/data/...", "access": "r"}`), read from its JSON text; a
+ * problem when it is not one.
+ */
+export function parseAllowPathRule(text: string): { readonly entry: AllowPath } | { readonly problem: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { problem: 'write the entry as JSON: {"pattern": "/absolute/folder/...", "access": "r"}' };
+  }
+  const problem = allowPathProblem(v);
+  if (problem !== undefined) {
+    return { problem };
+  }
+  const { pattern, access } = v as AllowPath;
+  return { entry: { pattern, access } };
 }
+
+/** Whether the gate allows `req` with the allowPaths entry `rule` (JSON) added and did not without it. */
+export const allowPathAllows: RuleAllows = (rule, req, gate) => {
+  const parsed = parseAllowPathRule(rule);
+  if (!('entry' in parsed)) {
+    return false;
+  }
+  const input = { ...gate.snapshot, session: { ...gate.snapshot.session, grants: [] } };
+  try {
+    return dryRunAllowPath(parsed.entry, req, input).coveredByPattern;
+  } catch {
+    return false;
+  }
+};
 
 const PATH_KINDS = new Set(['read', 'edit', 'delete', 'move', 'search']);
 
@@ -92,9 +131,14 @@ export function subjectOfEntry(e: HistoryEntry): MatchSubject | undefined {
 }
 
 /** Whether `pattern` would have allowed a past request; undefined when its label cannot be read back. */
-export function entryAllowed(pattern: string, e: HistoryEntry, gate: RuleGate): boolean | undefined {
+export function entryAllowed(
+  pattern: string,
+  e: HistoryEntry,
+  gate: RuleGate,
+  allows: RuleAllows = patternAllows,
+): boolean | undefined {
   const s = subjectOfEntry(e);
-  return s && patternAllows(pattern, requestOfSubject(s, gate.cwd), gate);
+  return s && allows(pattern, requestOfSubject(s, gate.cwd), gate);
 }
 
 /**
@@ -106,7 +150,8 @@ export function waitingAllowed(
   pattern: string,
   w: { readonly server: string; readonly toolCall: ToolCallLike },
   gateOf: (server: string) => RuleGate | undefined,
+  allows: RuleAllows = patternAllows,
 ): boolean {
   const g = gateOf(w.server);
-  return g !== undefined && patternAllows(pattern, gateRequestFrom(w.toolCall, g.cwd), g);
+  return g !== undefined && allows(pattern, gateRequestFrom(w.toolCall, g.cwd), g);
 }

@@ -21,6 +21,7 @@ import {
   gateConfigProblems,
   gateOutcome,
   gateRequestFrom,
+  grantIdentity,
   isGrant,
   type AllowPath,
   type GateConfig,
@@ -133,12 +134,9 @@ export function gateModeFor(agentDefaultMode: string | undefined): Exclude<GateM
   return m === undefined || m === 'yolo' ? 'ask' : m;
 }
 
-const grantId = (g: Grant): string =>
-  g.scope === 'exact' ? `exact\0${g.kind}\0${g.key}` : g.scope === 'verb' ? `verb\0${g.verb}` : `tool\0${g.kind}`;
-
 /** Whether two grants are the same grant. */
 export function sameGrant(a: Grant, b: Grant): boolean {
-  return grantId(a) === grantId(b);
+  return grantIdentity(a) === grantIdentity(b);
 }
 
 /** The input the gate decides with, minus the request (what "what would happen" needs). */

@@ -3,17 +3,22 @@
  * options), and how a chosen one is applied. Each choice is offered only when it would actually allow this request
  * now (checked with the gate's own `decide`): a grant can never lift the denylist, plan mode, a deny pattern or an
  * out-of-scope path, so none is offered for those. The answer sent is always an option the runtime offered:
- * `allow_once`, or `allow_always` only when no `allow_once` was offered.
+ * `allow_once`, or `allow_always` only when no `allow_once` was offered. A path-scope ask about a folder outside the
+ * scope offers that folder for the session and an "always" entry of `fountain.local.allowPaths` (./pathChoices.ts).
  * Labels quote the agent's text: render them as inert text.
  */
-import { allowPatternFor, extractVerb, requestKey, verbGrantLabel, type Grant } from '../policy';
+import { allowPatternFor, extractVerb, requestKey, verbGrantLabel, type AllowPath, type Grant } from '../policy';
 import { decideSafely, type LocalGate } from './gate';
+import { folderEntry, folderOffer } from './pathChoices';
 import type { LocalOption, LocalPermissionRequest, PendingAsk } from './permissions';
+import type { SandboxScope } from './sandbox/scope';
 
-export type GrantChoiceId = 'exact' | 'verb' | 'tool' | 'always';
+export type GrantChoiceId = 'exact' | 'verb' | 'tool' | 'always' | 'folder' | 'alwaysFolder';
 
 /** The setting an "always" choice asks the VS Code layer to extend (visibly, in the user's settings). */
 export const LOCAL_ALLOW_SETTING = 'fountain.local.allow';
+/** The setting an "always" folder choice extends. */
+export const LOCAL_ALLOW_PATHS_SETTING = 'fountain.local.allowPaths';
 
 export interface GrantChoice {
   readonly id: GrantChoiceId;
@@ -23,11 +28,27 @@ export interface GrantChoice {
   readonly grant?: Grant;
   /** For `always`: the pattern to append to {@link LOCAL_ALLOW_SETTING}; the gate only sees it once the setting is written. */
   readonly pattern?: string;
+  /** For `alwaysFolder`: the entry to append to {@link LOCAL_ALLOW_PATHS_SETTING}. */
+  readonly allowPath?: AllowPath;
+  /**
+   * For `alwaysFolder` in a sandboxed session: the running sandbox does not give this access there (it mounts
+   * allowPaths at the agent's start), so the call allowed now may still fail inside until the agent restarts.
+   */
+  readonly untilRestart?: boolean;
 }
 
-function allowsWith(gate: LocalGate, request: LocalPermissionRequest, grant?: Grant, pattern?: string): boolean {
+function allowsWith(
+  gate: LocalGate,
+  request: LocalPermissionRequest,
+  grant?: Grant,
+  pattern?: string,
+  allowPath?: AllowPath,
+): boolean {
   const snap = gate.snapshot();
-  const config = pattern ? { ...snap.config, allow: [...(snap.config.allow ?? []), pattern] } : snap.config;
+  const withPattern = pattern ? { ...snap.config, allow: [...(snap.config.allow ?? []), pattern] } : snap.config;
+  const config = allowPath
+    ? { ...withPattern, allowPaths: [...(withPattern.allowPaths ?? []), allowPath] }
+    : withPattern;
   const grants = grant ? [...(snap.session?.grants ?? []), grant] : (snap.session?.grants ?? []);
   const d = decideSafely({
     ...snap,
@@ -44,13 +65,16 @@ function exactPattern(gate: LocalGate, request: LocalPermissionRequest): string 
   return 'pattern' in spec ? spec.pattern : undefined;
 }
 
-/** The grant choices to offer beside `request`, in this order: exact, verb, tool, always. */
-export function grantChoices(gate: LocalGate, request: LocalPermissionRequest): GrantChoice[] {
+/**
+ * The grant choices to offer beside `request`, in this order: exact, verb, tool, always, then for a path outside the
+ * scope its folder for the session and always. `sandbox`: the session's sandbox, when it runs in one.
+ */
+export function grantChoices(gate: LocalGate, request: LocalPermissionRequest, sandbox?: SandboxScope): GrantChoice[] {
   const req = gate.gateRequestOf(request);
   const kind = req.kind ?? 'other';
   const out: GrantChoice[] = [];
   const offer = (c: GrantChoice) => {
-    if (allowsWith(gate, request, c.grant, c.pattern)) {
+    if (allowsWith(gate, request, c.grant, c.pattern, c.allowPath)) {
       out.push(c);
     }
   };
@@ -75,6 +99,24 @@ export function grantChoices(gate: LocalGate, request: LocalPermissionRequest): 
   if (pattern !== undefined) {
     offer({ id: 'always', label: `Always allow: add "${pattern}" to ${LOCAL_ALLOW_SETTING}`, pattern });
   }
+  const folder = folderOffer(gate.snapshot(), req, sandbox);
+  if (folder !== undefined) {
+    const what = folder.access === 'r' ? 'reading' : folder.access === 'w' ? 'writing' : 'reading and writing';
+    if (folder.sandboxSees) {
+      offer({
+        id: 'folder',
+        label: `Allow ${what} in ${folder.dir} for the session`,
+        grant: { scope: 'path', dir: folder.dir, access: folder.access },
+      });
+    }
+    const allowPath = folderEntry(folder);
+    offer({
+      id: 'alwaysFolder',
+      label: `Always allow ${what} in ${folder.dir}: add it to ${LOCAL_ALLOW_PATHS_SETTING}`,
+      allowPath,
+      ...(folder.sandboxSees ? {} : { untilRestart: true }),
+    });
+  }
   return out;
 }
 
@@ -84,7 +126,7 @@ export function grantAnswerOption(options: readonly LocalOption[]): LocalOption 
 }
 
 export type ApplyGrantResult =
-  | { readonly sent: true; readonly optionId: string; readonly pattern?: string }
+  | { readonly sent: true; readonly optionId: string; readonly pattern?: string; readonly allowPath?: AllowPath }
   | { readonly sent: false; readonly reason: 'closed' | 'no_allow_option' };
 
 /**
@@ -142,6 +184,7 @@ function beginGrant(gate: LocalGate, ask: PendingAsk, choice: GrantChoice): Gran
         sent: true,
         optionId: option.optionId,
         ...(choice.pattern !== undefined ? { pattern: choice.pattern } : {}),
+        ...(choice.allowPath !== undefined ? { allowPath: choice.allowPath } : {}),
       };
     },
   };

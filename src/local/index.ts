@@ -33,7 +33,13 @@ export type {
 export type { GateDecision, GateMode, Grant } from '../policy';
 export { LocalGate, decideSafely, gateModeFor, sameGrant } from './gate';
 export type { GateDecisionEvent, GateSnapshot, LocalGateOptions, LocalGateSettings, SetModeResult } from './gate';
-export { LOCAL_ALLOW_SETTING, applyGrantChoiceVia, grantAnswerOption, grantChoices } from './gateChoices';
+export {
+  LOCAL_ALLOW_PATHS_SETTING,
+  LOCAL_ALLOW_SETTING,
+  applyGrantChoiceVia,
+  grantAnswerOption,
+  grantChoices,
+} from './gateChoices';
 export type { ApplyGrantResult, GrantChoice, GrantChoiceId } from './gateChoices';
 export { outsideSentence } from './outsideSandbox';
 export { probeRequests, whatWouldHappen } from './whatWouldHappen';

@@ -8,7 +8,7 @@ import { bundleReading, ineligible, patternCovers, patternWords, verbCovers } fr
 import type { Ctx, GateDecision } from './gateTypes';
 import { grantLabel } from './gateCommand';
 import type { AllowRule } from './gateConfig';
-import { grantCoversRequest, requestKey, type Grant } from './grants';
+import { grantCoversRequest, pathGrantCovers, requestKey, type Grant } from './grants';
 import { wholeArgv, type NormCommand } from './normalise';
 import { isHarmlessDevice } from './paths';
 import { appliesTo, pathMatches, textGlobMatches, urlGlobMatches } from './patterns';
@@ -46,6 +46,8 @@ function writeRedirect(cmd: NormCommand): string | undefined {
 
 function grantCovers(g: Grant, cmd: NormCommand): boolean {
   switch (g.scope) {
+    case 'path':
+      return false;
     case 'verb':
       return verbCovers(g.verb, cmd);
     case 'tool':
@@ -182,13 +184,14 @@ export function decideAllow(ctx: Ctx): GateDecision | string {
       (u) =>
         u.placed !== undefined &&
         !u.placed.unresolved &&
-        grants(accessFor(u.placed.path, ctx.cfg.roots, ctx.cfg.allowPaths).access, 'read'),
+        (grants(accessFor(u.placed.path, ctx.cfg.roots, ctx.cfg.allowPaths).access, 'read') ||
+          ctx.grants.some((g) => pathGrantCovers(g, u.placed!.path, 'read'))),
     );
     if (inScope) {
       return {
         verdict: 'allow',
         rule: 'path-scope',
-        reason: 'Reads inside the workspace folders and allowed paths are allowed.',
+        reason: 'Reads inside the workspace folders, allowed paths and folders granted for the session are allowed.',
       };
     }
   }

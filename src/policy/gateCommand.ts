@@ -55,5 +55,7 @@ export function grantLabel(grant: Grant): string {
       return `every ${grant.kind} call`;
     case 'exact':
       return 'exactly this request';
+    case 'path':
+      return `${grant.access === 'r' ? 'reading' : grant.access === 'w' ? 'writing' : 'reading and writing'} in ${grant.dir}`;
   }
 }

@@ -8,7 +8,7 @@ import type { Ctx, GateDecision } from './gateTypes';
 import { isHarmlessDevice, isNetworkDevice } from './paths';
 import { protectedWrite } from './protectedPaths';
 import { appliesTo, commandMatches, MAX_PATH_LENGTH, pathMatches, textGlobMatches, type GatePattern } from './patterns';
-import { requestKey } from './grants';
+import { pathGrantCovers, requestKey } from './grants';
 import { accessFor, grants } from './scope';
 import { allParts } from './shell';
 
@@ -41,18 +41,24 @@ export function decideDenylist(ctx: Ctx): GateDecision | undefined {
 }
 
 export function decidePlan(ctx: Ctx): GateDecision | undefined {
-  if (ctx.mode === 'plan' && !(ctx.kind !== undefined && PLAN_KINDS.includes(ctx.kind))) {
+  // A call that carries a command runs it, whatever kind it names: plan mode and plan-first read it as a command.
+  const kind = ctx.command !== undefined ? 'execute' : ctx.kind;
+  const what =
+    ctx.command !== undefined && ctx.kind !== 'execute'
+      ? `${kindName(ctx)} call, which carries a command,`
+      : `${kindName(ctx)} call`;
+  if (ctx.mode === 'plan' && !(kind !== undefined && PLAN_KINDS.includes(kind))) {
     return {
       verdict: 'deny',
       rule: 'plan',
-      reason: `Plan mode allows only reading, searching and thinking, so this ${kindName(ctx)} call is refused.`,
+      reason: `Plan mode allows only reading, searching and thinking, so this ${what} is refused.`,
     };
   }
-  if (ctx.cfg.requirePlan && !ctx.planRecorded && !(ctx.kind !== undefined && NO_EFFECT.includes(ctx.kind))) {
+  if (ctx.cfg.requirePlan && !ctx.planRecorded && !(kind !== undefined && NO_EFFECT.includes(kind))) {
     return {
       verdict: 'deny',
       rule: 'plan-first',
-      reason: `This session requires a plan before any call with effects, and the agent has not recorded one yet, so this ${kindName(ctx)} call is refused.`,
+      reason: `This session requires a plan before any call with effects, and the agent has not recorded one yet, so this ${what} is refused.`,
     };
   }
   return undefined;
@@ -233,7 +239,7 @@ export function decideScope(ctx: Ctx): GateDecision | undefined {
       });
     }
     const got = accessFor(u.placed.path, ctx.cfg.roots, ctx.cfg.allowPaths);
-    if (grants(got.access, u.access)) {
+    if (grants(got.access, u.access) || ctx.grants.some((g) => pathGrantCovers(g, u.placed!.path, u.access))) {
       continue;
     }
     const why = got.access
@@ -245,6 +251,7 @@ export function decideScope(ctx: Ctx): GateDecision | undefined {
       reason: `This call would ${u.access} ${u.placed.path}${via}, but ${why}.`,
       path: u.placed.path,
       access: u.access,
+      outside: true,
     });
   }
   return undefined;

@@ -64,6 +64,8 @@ export interface GateDecision {
   /** For path-scope asks: the path and the access the scope does not grant. */
   path?: string;
   access?: 'read' | 'write';
+  /** For path-scope asks: the path was placed (links resolved) and lies outside the scope, so a grant can cover it. */
+  outside?: true;
 }
 
 /** Kinds plan mode lets through to the later rules. */

@@ -14,6 +14,7 @@ import { decide, type GateDecision, type GateInput, type GateRequest } from './g
 import { shellQuote } from './gateRequest';
 import { normaliseLine, wholeArgv } from './normalise';
 import { parsePattern } from './patterns';
+import type { AllowPath } from './scope';
 
 export type AllowPatternSpec = { readonly pattern: string } | { readonly problem: string };
 
@@ -95,15 +96,31 @@ export function checkAllowPattern(pattern: string): PatternCheck {
   return { ok: true, ...(p.kind !== undefined ? { kind: p.kind } : {}), glob: p.glob, warnings };
 }
 
+/** What the gate decides for `request` with `config` in place of the input's, and whether that change allowed it. */
+function dryRunConfig(
+  config: GateInput['config'],
+  request: GateRequest,
+  input: Omit<GateInput, 'request'>,
+): { readonly decision: GateDecision; readonly coveredByPattern: boolean } {
+  const without = decide({ ...input, request });
+  const decision = decide({ ...input, config, request });
+  return { decision, coveredByPattern: decision.verdict === 'allow' && without.verdict !== 'allow' };
+}
+
 /** What the gate decides for `request` with `pattern` added to the allow list, and whether the pattern decided. */
 export function dryRunPattern(
   pattern: string,
   request: GateRequest,
   input: Omit<GateInput, 'request'>,
 ): { readonly decision: GateDecision; readonly coveredByPattern: boolean } {
-  const without = decide({ ...input, request });
-  const config = { ...input.config, allow: [...(input.config.allow ?? []), pattern] };
-  const decision = decide({ ...input, config, request });
-  const coveredByPattern = decision.verdict === 'allow' && without.verdict !== 'allow';
-  return { decision, coveredByPattern };
+  return dryRunConfig({ ...input.config, allow: [...(input.config.allow ?? []), pattern] }, request, input);
+}
+
+/** The same for an `allowPaths` entry added: what the gate would decide, and whether the entry is what allowed it. */
+export function dryRunAllowPath(
+  entry: AllowPath,
+  request: GateRequest,
+  input: Omit<GateInput, 'request'>,
+): { readonly decision: GateDecision; readonly coveredByPattern: boolean } {
+  return dryRunConfig({ ...input.config, allowPaths: [...(input.config.allowPaths ?? []), entry] }, request, input);
 }

@@ -2,18 +2,28 @@
  * Session grants: what the user chose, beside the runtime's options, to stop being asked for the rest of a
  * session. `exact`: this exact request again; `verb`: every command of this program (`git *`) except its
  * options and subcommands that run programs, name hooks or write files (its specification's hazards); `tool`:
- * every call of this kind (for execute: what a verb grant for each command's program would cover). None lifts
- * the denylist, the path scope, or a command the gate cannot read; interpreters, package runners, shells and
+ * every call of this kind (for execute: what a verb grant for each command's program would cover); `path`: one
+ * folder outside the scope (a real, resolved path) for reading or writing, as an allowPaths entry `<dir>/...` would,
+ * and nothing past it (segment-wise: a grant for `/a/b` does not cover `/a/bc`). None lifts the denylist, plan mode,
+ * a deny pattern, a protected file or a command the gate cannot read; interpreters, package runners, shells and
  * wrappers get no verb grant (only exact ones).
  */
 import { EXACT_ONLY, verbCovers } from './commandRules';
 import { denylistMatch } from './denylist';
 import { normaliseLine } from './normalise';
-import { normalisePath } from './scope';
+import { grants, isInside, normalisePath, type Access, type AccessNeeded } from './scope';
 import { hasSubstitution, parseCommand, type CommandPart } from './shell';
 
 export type Grant =
-  { scope: 'exact'; kind: string; key: string } | { scope: 'verb'; verb: string } | { scope: 'tool'; kind: string };
+  | { scope: 'exact'; kind: string; key: string }
+  | { scope: 'verb'; verb: string }
+  | { scope: 'tool'; kind: string }
+  | { scope: 'path'; dir: string; access: Access };
+
+/** Whether a path grant covers `path` (absolute, links resolved) for `needed`: inside its folder, segment-wise. */
+export function pathGrantCovers(grant: Grant, path: string, needed: AccessNeeded): boolean {
+  return grant.scope === 'path' && isInside(path, grant.dir) && grants(grant.access, needed);
+}
 
 /** The request fields a grant's key is made from. */
 export interface KeyedRequest {
@@ -81,6 +91,8 @@ export function grantCoversPart(grant: Grant, part: CommandPart): boolean {
   }
   const cmd = line.commands[0];
   switch (grant.scope) {
+    case 'path':
+      return false; // a path grant widens the scope (gateSteps.ts); it covers no command
     case 'verb':
       return verbCovers(grant.verb, cmd);
     case 'tool':
@@ -95,11 +107,26 @@ export function grantCoversRequest(grant: Grant, req: KeyedRequest): boolean {
   const kind = req.kind ?? 'other';
   switch (grant.scope) {
     case 'verb':
+    case 'path':
       return false;
     case 'tool':
       return grant.kind === kind;
     case 'exact':
       return grant.kind === kind && grant.key === requestKey(req);
+  }
+}
+
+/** A grant's identity: two grants with the same identity are the same grant. */
+export function grantIdentity(g: Grant): string {
+  switch (g.scope) {
+    case 'exact':
+      return `exact\0${g.kind}\0${g.key}`;
+    case 'verb':
+      return `verb\0${g.verb}`;
+    case 'tool':
+      return `tool\0${g.kind}`;
+    case 'path':
+      return `path\0${g.access}\0${g.dir}`;
   }
 }
 
@@ -116,6 +143,14 @@ export function isGrant(v: unknown): v is Grant {
       return typeof g.verb === 'string' && g.verb !== '';
     case 'tool':
       return typeof g.kind === 'string' && g.kind !== '';
+    case 'path':
+      // Only a normal absolute folder other than `/`, with an access allowPaths knows.
+      return (
+        typeof g.dir === 'string' &&
+        normalisePath(g.dir) === g.dir &&
+        g.dir !== '/' &&
+        (g.access === 'r' || g.access === 'w' || g.access === 'rw')
+      );
     default:
       return false;
   }

@@ -37,7 +37,7 @@ export type { PolicyValidation } from './validate';
 /** The local permission gate (issue 12): modes, denylist, path scope, patterns, bundles, grants, plan-first. */
 export { EDIT_KINDS, GATE_MODES, MAX_GATE_CHARS, NO_EFFECT_KINDS, PLAN_MODE_KINDS, decide } from './gate';
 export type { GateDecision, GateInput, GateMode, GateRequest, GateRule, GateVerdict } from './gate';
-export { allowPatternFor, checkAllowPattern, dryRunPattern } from './grantSpec';
+export { allowPatternFor, checkAllowPattern, dryRunAllowPath, dryRunPattern } from './grantSpec';
 export type { AllowPatternSpec, PatternCheck } from './grantSpec';
 export { normaliseLine } from './normalise';
 export type { NormCommand, NormLine, NormRedirect } from './normalise';
@@ -64,7 +64,16 @@ export { gateOutcome } from './gateAnswer';
 export { commandAllowProblem, grantLabel, redirectProblem } from './gateCommand';
 export { denylistLine, denylistMatch } from './denylist';
 export type { DenylistHit } from './denylist';
-export { extractVerb, grantCoversPart, grantCoversRequest, isGrant, requestKey, verbGrantLabel } from './grants';
+export {
+  extractVerb,
+  grantCoversPart,
+  grantCoversRequest,
+  grantIdentity,
+  isGrant,
+  pathGrantCovers,
+  requestKey,
+  verbGrantLabel,
+} from './grants';
 export type { Grant, KeyedRequest } from './grants';
 export {
   BUNDLES,
@@ -76,7 +85,7 @@ export {
 } from './bundles';
 export { GateConfigError, commandMatches, parsePattern, parsePatterns, pathMatches } from './patterns';
 export type { GatePattern } from './patterns';
-export { accessFor, isInside, normalisePath, pathGlobMatches } from './scope';
+export { accessFor, allowPathProblem, isInside, normalisePath, pathGlobMatches, pathPatternMatches } from './scope';
 export type { Access, AllowPath } from './scope';
 export { allParts, hasSubstitution, parseCommand } from './shell';
 export type { CommandPart, ParsedCommand, Redirect, Substitution } from './shell';

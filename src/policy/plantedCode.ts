@@ -104,7 +104,7 @@ function fromGrant(g: Grant): ActiveRunner[] {
       ? [...new Set(Object.values(RUNS_FILES))].map((runs) => ({ runs, by: 'the session grant for every command' }))
       : [];
   }
-  if (g.kind !== 'execute') {
+  if (g.scope === 'path' || g.kind !== 'execute') {
     return [];
   }
   const prog = programOf(g.key);

@@ -13,6 +13,8 @@ function grantText(g: Grant): string {
       return vscode.l10n.t('every "{0}" command ({0} *)', inertLine(g.verb, 200));
     case 'tool':
       return vscode.l10n.t('every "{0}" call', inertLine(g.kind, 80));
+    case 'path':
+      return vscode.l10n.t('the folder {0} ({1})', inertLine(g.dir, 200), g.access);
     default:
       return vscode.l10n.t('exactly "{0}"', inertLine(g.key, 200));
   }

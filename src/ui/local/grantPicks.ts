@@ -1,7 +1,8 @@
 /**
  * The local gate's grant choices (src/local/gateChoices.ts) as Answer… items, in dist/localui.js: allow this exact
- * request, every command starting with its verb, every call of its kind (session grants), or always (a pattern
- * appended to the user setting `fountain.local.allow`, after a modal that names both). Each answers the request
+ * request, every command starting with its verb, every call of its kind, the folder of a path outside the scope
+ * (session grants), or always (a pattern appended to the user setting `fountain.local.allow`, or the folder's entry
+ * appended to `fountain.local.allowPaths`, after a modal that names both). Each answers the request
  * with the runtime's own `allow_once` (else `allow_always`) through the answer flow, so the inbox records it like
  * any other answer and never sends twice; a session grant is taken back when nothing was delivered.
  */
@@ -12,8 +13,8 @@ import type { ExtraAnswerChoice } from '../answer/answerChoices';
 import type { WaitingRequests } from '../always/alwaysContext';
 import { answerCovered, confirmAlways } from '../always/alwaysModal';
 import { inertLine } from '../display';
-import type { RuleGate } from '../../domain/dryRunMatch';
-import { appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
+import { parseAllowPathRule, type RuleGate } from '../../domain/dryRunMatch';
+import { appendAllowPath, appendAllowPattern, localAlways, ruleGateOf } from './alwaysLocal';
 import type { LocalModule } from './loader';
 import type { ManagedSession } from './manager';
 
@@ -41,6 +42,32 @@ function labelOf(c: GrantChoice): string {
       return vscode.l10n.t('Allow every "{0}" call for the session', inertLine(g?.scope === 'tool' ? g.kind : '?', 40));
     case 'always':
       return vscode.l10n.t('Always allow "{0}" (user setting fountain.local.allow)', inertLine(c.pattern ?? '?', 200));
+    case 'folder':
+      return folderWords(g?.scope === 'path' ? g : undefined, false);
+    case 'alwaysFolder':
+      return folderWords(
+        c.allowPath && { dir: c.allowPath.pattern.replace(/\/\.\.\.$/, ''), access: c.allowPath.access },
+        true,
+      );
+  }
+}
+
+/** "Allow reading in <folder> for This Session", "Always allow writing in <folder>": the folder whole and inert. */
+function folderWords(f: { readonly dir: string; readonly access: string } | undefined, always: boolean): string {
+  const dir = inertLine(f?.dir ?? '?', 4000);
+  switch (f?.access) {
+    case 'r':
+      return always
+        ? vscode.l10n.t('Always allow reading in {0} (user setting fountain.local.allowPaths)', dir)
+        : vscode.l10n.t('Allow reading in {0} for This Session', dir);
+    case 'w':
+      return always
+        ? vscode.l10n.t('Always allow writing in {0} (user setting fountain.local.allowPaths)', dir)
+        : vscode.l10n.t('Allow writing in {0} for This Session', dir);
+    default:
+      return always
+        ? vscode.l10n.t('Always allow reading and writing in {0} (user setting fountain.local.allowPaths)', dir)
+        : vscode.l10n.t('Allow reading and writing in {0} for This Session', dir);
   }
 }
 function descriptionOf(c: GrantChoice): string | undefined {
@@ -60,16 +87,28 @@ async function runAlways(
   answer: FlowAnswer,
 ): Promise<void> {
   const option = local.grantAnswerOption(ask.request.options);
+  const folder = choice.allowPath !== undefined;
+  const setting = folder ? local.LOCAL_ALLOW_PATHS_SETTING : local.LOCAL_ALLOW_SETTING;
   const decision = await confirmAlways(
     always.waiting,
     localAlways(
       {
-        rule: choice.pattern ?? '',
-        setting: local.LOCAL_ALLOW_SETTING,
+        rule: folder ? JSON.stringify(choice.allowPath) : (choice.pattern ?? ''),
+        setting,
         gate: ruleGateOf(session),
         gateOf: always.gateOf,
         requestId: ask.id,
         optionName: inertLine(option?.name ?? '?', 80),
+        ...(folder ? { kind: 'allowPath' as const } : {}),
+        ...(choice.untilRestart === true
+          ? {
+              notes: [
+                vscode.l10n.t(
+                  "The agent's sandbox was built at its start without this folder: until you restart the agent, the call allowed now may fail inside it.",
+                ),
+              ],
+            }
+          : {}),
       },
       session.gate.gateRequestOf(ask.request),
     ),
@@ -77,27 +116,39 @@ async function runAlways(
   if (decision.kind === 'cancel') {
     return; // cancelled: nothing written, nothing sent
   }
-  const r = await local.applyGrantChoiceVia(session.gate, ask, { ...choice, pattern: decision.rule }, answer);
-  if (!r.sent || r.pattern === undefined) {
+  let chosen: GrantChoice = { ...choice, pattern: decision.rule };
+  if (folder) {
+    const parsed = parseAllowPathRule(decision.rule);
+    if (!('entry' in parsed)) {
+      return; // confirmAlways returns only rules its check accepted
+    }
+    chosen = { ...choice, allowPath: parsed.entry };
+  }
+  const r = await local.applyGrantChoiceVia(session.gate, ask, chosen, answer);
+  if (!r.sent || (r.pattern === undefined && r.allowPath === undefined)) {
     return; // the flow already said why nothing was sent (answered elsewhere, expired, …)
   }
-  await appendAllowPattern(r.pattern);
+  if (r.allowPath !== undefined) {
+    await appendAllowPath(r.allowPath);
+  } else if (r.pattern !== undefined) {
+    await appendAllowPattern(r.pattern);
+  }
   const others = await answerCovered(always.waiting, decision.alsoAnswer);
-  const pattern = inertLine(r.pattern, 300);
+  const rule = inertLine(decision.rule, 300);
   const open = vscode.l10n.t('Open Setting');
   const shown = await vscode.window.showInformationMessage(
     others > 0
       ? vscode.l10n.t(
           'Added "{0}" to {1} in your user settings and allowed {2}.',
-          pattern,
-          local.LOCAL_ALLOW_SETTING,
+          rule,
+          setting,
           Counted.otherWaitingRequests(others),
         )
-      : vscode.l10n.t('Added "{0}" to {1} in your user settings.', pattern, local.LOCAL_ALLOW_SETTING),
+      : vscode.l10n.t('Added "{0}" to {1} in your user settings.', rule, setting),
     open,
   );
   if (shown === open) {
-    await vscode.commands.executeCommand('workbench.action.openSettings', local.LOCAL_ALLOW_SETTING);
+    await vscode.commands.executeCommand('workbench.action.openSettings', setting);
   }
 }
 
@@ -113,17 +164,18 @@ export function grantPicks(
     return [];
   }
   const option = inertLine(local.grantAnswerOption(ask.request.options)?.name ?? '?', 80);
-  return local.grantChoices(session.gate, ask.request).map((choice) => {
+  const sandbox = session.session.confinement.sandboxed ? session.session.confinement.plan : undefined;
+  return local.grantChoices(session.gate, ask.request, sandbox).map((choice) => {
     const description = descriptionOf(choice);
     return {
       label: labelOf(choice),
       ...(description !== undefined ? { description } : {}),
       detail:
-        choice.id === 'always'
+        choice.id === 'always' || choice.id === 'alwaysFolder'
           ? vscode.l10n.t('Sends the agent\'s "{0}" now and writes your user setting (you confirm first)', option)
           : vscode.l10n.t('Sends the agent\'s "{0}" now; this session then allows these without asking', option),
       run: async () => {
-        if (choice.id === 'always') {
+        if (choice.id === 'always' || choice.id === 'alwaysFolder') {
           await runAlways(always, local, session, ask, choice, answer);
         } else {
           await local.applyGrantChoiceVia(session.gate, ask, choice, answer);

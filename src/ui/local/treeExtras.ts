@@ -17,7 +17,16 @@ export const GRANT_ROW_CONTEXT = 'fountainLocalGrant;';
 
 /** A grant's identity within its session (the row id's second half). */
 export function grantKey(g: Grant): string {
-  return g.scope === 'exact' ? `exact:${g.kind}:${g.key}` : g.scope === 'verb' ? `verb:${g.verb}` : `tool:${g.kind}`;
+  switch (g.scope) {
+    case 'exact':
+      return `exact:${g.kind}:${g.key}`;
+    case 'verb':
+      return `verb:${g.verb}`;
+    case 'tool':
+      return `tool:${g.kind}`;
+    case 'path':
+      return `path:${g.access}:${g.dir}`;
+  }
 }
 
 /** The tree id of a grant row: unique across sessions. */
@@ -60,6 +69,12 @@ export function grantWords(g: Grant, max = 1000): string {
       return vscode.l10n.t('Grant: every "{0}" command ({0} *)', inertLine(g.verb, max));
     case 'tool':
       return vscode.l10n.t('Grant: every "{0}" call', inertLine(g.kind, max));
+    case 'path':
+      return g.access === 'r'
+        ? vscode.l10n.t('Grant: reading in the folder {0}', inertLine(g.dir, max))
+        : g.access === 'w'
+          ? vscode.l10n.t('Grant: writing in the folder {0}', inertLine(g.dir, max))
+          : vscode.l10n.t('Grant: reading and writing in the folder {0}', inertLine(g.dir, max));
     default:
       return vscode.l10n.t('Grant: exactly "{0}" ({1})', inertLine(g.key, max), inertLine(g.kind, 40));
   }

@@ -59,6 +59,23 @@ describe('local gate: decide, rule by rule', () => {
       assert.equal(brief(gate(read('/etc/hosts'), { mode: 'plan' })), 'ask/path-scope');
     });
 
+    it('a read or search call that carries a command is a command to plan mode and plan-first, not a read', () => {
+      // The kind is the agent's word; the command is what runs. An auto_allow policy or the read_only bundle would
+      // otherwise let `touch` or `ls` through plan mode on the strength of the kind alone.
+      const config = cfg({ policy: { execute: 'auto_allow', read: 'auto_allow' } });
+      for (const kind of ['read', 'search', 'think']) {
+        for (const command of ['touch x', 'ls']) {
+          const request = { kind, title: command, command, cwd: ROOT };
+          assert.equal(brief(decide({ request, mode: 'plan', config })), 'deny/plan', `${kind} ${command}`);
+          const first = decide({ request, mode: 'yolo', config: { ...config, requirePlan: true } });
+          assert.equal(brief(first), 'deny/plan-first', `${kind} ${command}`);
+          assert.match(decide({ request, mode: 'plan', config }).reason, /carries a command/);
+        }
+      }
+      // The same kinds without a command still pass to the later rules.
+      assert.equal(brief(decide({ request: read(`${ROOT}/a`), mode: 'plan', config })), 'allow/path-scope');
+    });
+
     it('plan-first denies calls with effects until a plan is recorded, even in yolo', () => {
       const config = cfg({ requirePlan: true, allow: ['execute:*'] });
       for (const mode of ['ask', 'acceptEdits', 'allow', 'yolo'] as const) {
