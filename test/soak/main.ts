@@ -76,6 +76,8 @@ export async function main(): Promise<void> {
   const localShown = new Map<string, LocalShown>();
   /** Each window's (extension host pid's) last report. */
   const reportedAt = new Map<string, number>();
+  /** How many reports each window sent (a window about to close is let report twice more first). */
+  const reports = new Map<string, number>();
   let restarts = 0;
   let stopLocal = false;
   let proxy: SoakProxy | undefined;
@@ -92,6 +94,7 @@ export async function main(): Promise<void> {
         const rep = body as Report;
         const w = windows.report(rep.host, rep.heap);
         reportedAt.set(rep.host, Date.now());
+        reports.set(rep.host, (reports.get(rep.host) ?? 0) + 1);
         for (const s of rep.seen ?? []) {
           if (s.server.startsWith('local:')) {
             const tc = s.toolCallId ?? '?';
@@ -191,6 +194,14 @@ export async function main(): Promise<void> {
             const target = leader ?? windows.alive()[0];
             log(`fault: closing window ${target.window} (${leader ? 'it holds the stream' : 'holder not found'})`);
             recoveries.push({ kind: 'window closed', at });
+            // What its user did until now reaches the count first: two more reports (the second one's batch is
+            // taken after the first was received), at most 10 s. Without this, answers given just before the close
+            // were counted as answers nobody chose.
+            const before = reports.get(target.pid) ?? 0;
+            const until = Date.now() + 10_000;
+            while ((reports.get(target.pid) ?? 0) < before + 2 && Date.now() < until) {
+              await sleep(100);
+            }
             await windows.close(target);
             break;
           }
