@@ -4,24 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LocalGate, type LocalPermissionRequest } from '../../../src/local';
+import { LocalGate } from '../../../src/local';
 import { resolveRealPath } from '../../../src/local/gate';
-
-const OPTIONS = [
-  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
-let n = 0;
-const shell = (command: string): LocalPermissionRequest => ({
-  sessionId: 's',
-  toolCall: { toolCallId: `p${n++}`, title: command, kind: 'execute', rawInput: { command } },
-  options: OPTIONS,
-});
-const file = (kind: string, p: string): LocalPermissionRequest => ({
-  sessionId: 's',
-  toolCall: { toolCallId: `p${n++}`, title: `${kind} ${p}`, kind, locations: [{ path: p }] },
-  options: OPTIONS,
-});
+import { file, shell } from '../../support/gateRequests';
 
 describe('local gate: paths on a real file system', () => {
   let tmp: string;

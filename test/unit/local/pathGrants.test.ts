@@ -9,22 +9,7 @@ import { LocalGate, applyGrantChoiceVia, grantChoices, type LocalPermissionReque
 import { PermissionBroker, type PendingAsk } from '../../../src/local/permissions';
 import { folderGrantable } from '../../../src/local/pathChoices';
 import { decide, type Grant } from '../../../src/policy';
-
-const OPTIONS = [
-  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
-let n = 0;
-const shell = (command: string): LocalPermissionRequest => ({
-  sessionId: 's',
-  toolCall: { toolCallId: `p${n++}`, title: command, kind: 'execute', rawInput: { command } },
-  options: OPTIONS,
-});
-const file = (kind: string, p: string): LocalPermissionRequest => ({
-  sessionId: 's',
-  toolCall: { toolCallId: `p${n++}`, title: `${kind} ${p}`, kind, locations: [{ path: p }] },
-  options: OPTIONS,
-});
+import { file, shell } from '../../support/gateRequests';
 
 describe('local gate: path-scope grants on a real file system', () => {
   let tmp: string;
