@@ -123,9 +123,11 @@ describe('local agents in the OS sandbox (bubblewrap)', function () {
     assert.match(cmdline[0], /(^|\/)bwrap$/, cmdline.join(' '));
     assert.ok(cmdline.includes('--tmpfs') && cmdline.includes(home), 'the HOME is emptied');
     assert.ok(cmdline.includes('--die-with-parent') && cmdline.includes('--unshare-all'));
+    assert.ok(cmdline.includes('--share-net'), 'network open: the host network is shared');
     const row = await waitFor('the sandbox row', () => group(api)?.children.find((c) => c.label.startsWith('sandbox')));
-    assert.equal(row.label, 'sandbox: workspace rw, home hidden');
-    assert.match(row.tooltip, /The network is not confined/);
+    // This tier runs local agents with fountain.local.network "open" (test/support/codeServer.ts).
+    assert.equal(row.label, 'sandbox: workspace rw, home hidden, network open');
+    assert.match(row.tooltip, /Network: the host's, not confined \(fountain\.local\.network is open\)/);
   });
 
   it('an allowed command cannot read ~/.ssh, write the home or /etc, or write .git/config; the workspace it can', async () => {

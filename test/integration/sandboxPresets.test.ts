@@ -99,7 +99,8 @@ describe('every preset inside the OS sandbox (bubblewrap, real agents)', functio
       const row = await waitFor('the sandbox row', () =>
         sessionGroup(api, id)?.children.find((c) => c.label.startsWith('sandbox')),
       );
-      assert.equal(row.label, 'sandbox: workspace rw, home hidden');
+      // This tier runs local agents with fountain.local.network "open" (test/support/codeServer.ts).
+      assert.equal(row.label, 'sandbox: workspace rw, home hidden, network open');
 
       const tag = `${preset}-${randomUUID().slice(0, 8)}`;
       const ran = path.join(ws, `sandbox-ran-${tag}`);
