@@ -56,6 +56,8 @@ interface Reply {
   readonly done?: boolean;
   /** The load is over: Stop Local Agent on this window's agent (its open requests close), no more restarts. */
   readonly stopLocal?: boolean;
+  /** The harness is about to close this window: its user stops answering (a user who closes a window stops clicking). */
+  readonly closing?: boolean;
 }
 
 const rand = (s: string): number => {
@@ -85,6 +87,7 @@ export async function run(): Promise<void> {
   const seen = new Map<string, Seen>();
   const attempts: Attempt[] = [];
   const busy = new Set<string>();
+  let closing = false;
   let unsent: { seen: Seen[]; attempts: Attempt[] } = { seen: [], attempts: [] };
   let active = false;
   const isLocal = (item: InboxItem) => item.key.server.startsWith('local:');
@@ -169,6 +172,7 @@ export async function run(): Promise<void> {
       }
       const plan = planOf(item.label);
       if (
+        closing ||
         !(active || isLocal(item)) ||
         !item.answerable ||
         busy.has(item.id) ||
@@ -195,6 +199,9 @@ export async function run(): Promise<void> {
       seen: batch.seen,
       attempts: batch.attempts,
       local: local?.events.slice(localEventsSent),
+      // Answers still being given (their attempts come in a later report).
+      busy: busy.size,
+      closing,
     };
     const localSent = local?.events.length ?? 0;
     try {
@@ -220,6 +227,7 @@ export async function run(): Promise<void> {
     }
     const reply = await report();
     replied ||= reply.active !== undefined;
+    closing ||= reply.closing === true;
     if (reply.active !== undefined) {
       active = reply.active;
     }

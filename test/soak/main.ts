@@ -34,6 +34,9 @@ interface Report {
   }[];
   attempts: { requestId: string; toolCallId?: string; optionId: string; at: number; result?: string }[];
   local?: { at: number; what: string }[];
+  /** Answers still being given; whether the window's user stopped because the harness will close it. */
+  busy?: number;
+  closing?: boolean;
 }
 
 export async function main(): Promise<void> {
@@ -76,8 +79,8 @@ export async function main(): Promise<void> {
   const localShown = new Map<string, LocalShown>();
   /** Each window's (extension host pid's) last report. */
   const reportedAt = new Map<string, number>();
-  /** How many reports each window sent (a window about to close is let report twice more first). */
-  const reports = new Map<string, number>();
+  /** Windows about to be closed, and whether each has reported since with its user stopped and no answer in flight. */
+  const closing = new Map<string, boolean>();
   let restarts = 0;
   let stopLocal = false;
   let proxy: SoakProxy | undefined;
@@ -94,7 +97,9 @@ export async function main(): Promise<void> {
         const rep = body as Report;
         const w = windows.report(rep.host, rep.heap);
         reportedAt.set(rep.host, Date.now());
-        reports.set(rep.host, (reports.get(rep.host) ?? 0) + 1);
+        if (closing.has(rep.host) && rep.closing && rep.busy === 0) {
+          closing.set(rep.host, true);
+        }
         for (const s of rep.seen ?? []) {
           if (s.server.startsWith('local:')) {
             const tc = s.toolCallId ?? '?';
@@ -113,7 +118,7 @@ export async function main(): Promise<void> {
           restarts += ev.what.startsWith('restarted') ? 1 : 0;
           log(`window ${w.window ?? '?'}: local agent ${ev.what}`);
         }
-        return { active: w.active, done, stopLocal };
+        return { active: w.active, done, stopLocal, ...(closing.has(rep.host) ? { closing: true } : {}) };
       },
     );
     const env = {
@@ -194,12 +199,12 @@ export async function main(): Promise<void> {
             const target = leader ?? windows.alive()[0];
             log(`fault: closing window ${target.window} (${leader ? 'it holds the stream' : 'holder not found'})`);
             recoveries.push({ kind: 'window closed', at });
-            // What its user did until now reaches the count first: two more reports (the second one's batch is
-            // taken after the first was received), at most 10 s. Without this, answers given just before the close
-            // were counted as answers nobody chose.
-            const before = reports.get(target.pid) ?? 0;
+            // Its user stops answering, and what it did reaches the count first: a report sent after it stopped,
+            // with no answer in flight (at most 10 s). Without this, an answer given just before the close was
+            // counted as an answer nobody chose (its report never came).
+            closing.set(target.pid, false);
             const until = Date.now() + 10_000;
-            while ((reports.get(target.pid) ?? 0) < before + 2 && Date.now() < until) {
+            while (!closing.get(target.pid) && Date.now() < until) {
               await sleep(100);
             }
             await windows.close(target);
